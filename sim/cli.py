@@ -1,0 +1,181 @@
+"""The command line: ``houseedge run | exact | list | bench``.
+
+Bad input of any kind is one line on stderr and exit code 2, before anything is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sim.errors import InputError
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line and exit 2, as for every bad input
+        raise InputError(f"{self.prog}: {message}")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="houseedge", description="House edge of banking and betting games, "
+                     "by Monte Carlo and exactly.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = sub.add_parser("run", help="simulate an experiment file; write a report and charts")
+    run.add_argument("file", help="experiment file (TOML)")
+    run.add_argument("overrides", nargs="*", metavar="key=value",
+                     help="override a key of the file, e.g. rounds=100000 variants.stuss.soda=false")
+    run.add_argument("--rounds", help="rounds per variant and strategy")
+    run.add_argument("--seed", help="root seed")
+    run.add_argument("--jobs", type=int, default=1, help="parallel jobs (-1: all cores)")
+    run.add_argument("--out", help="output folder (default: reports/<experiment name>)")
+    run.add_argument("--resume", action="store_true",
+                     help="finish an interrupted run from its saved chunks")
+    run.add_argument("--backend", default="loky",
+                     help="joblib backend: loky (default), threading, multiprocessing or dask")
+    run.add_argument("--scheduler", help="dask scheduler address (with --backend dask)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    exact = sub.add_parser("exact", help="exact values only, no simulation")
+    exact.add_argument("file", help="experiment file (TOML)")
+    exact.add_argument("overrides", nargs="*", metavar="key=value")
+    exact.add_argument("--out", help="also write the exact tables as CSV into this folder")
+    sub.add_parser("list", help="games, presets and strategies")
+    bench = sub.add_parser("bench", help="rounds per second against a numpy baseline")
+    bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    bench.add_argument("--game", action="append", help="only this game (repeatable)")
+    bench.add_argument("--no-reference", action="store_true",
+                       help="skip the (slow) reference paths")
+    return parser
+
+
+def _short_table(frame) -> str:
+    lines = [f"{'variant':<16}{'strategy':<20}{'rounds':>12}{'edge %':>11}{'± se':>9}"
+             f"{'exact %':>11}{'z':>7}{'edge/wagered %':>16}"]
+    for _, r in frame.iterrows():
+        exact = "" if math.isnan(r.exact_edge) else f"{100 * r.exact_edge:.4f}"
+        z = "" if math.isnan(r.z_vs_exact) else f"{r.z_vs_exact:+.2f}"
+        lines.append(f"{r.variant:<16.16}{r.strategy:<20.20}{r.rounds:>12,}"
+                     f"{100 * r.edge_per_initial_bet:>11.4f}{100 * r.stderr:>9.4f}"
+                     f"{exact:>11}{z:>7}{100 * r.edge_per_total_wagered:>16.4f}")
+    return "\n".join(lines)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from sim import experiment, report, runner
+
+    overrides = list(args.overrides)
+    if args.rounds is not None:
+        overrides.append(f"rounds={args.rounds}")
+    if args.seed is not None:
+        overrides.append(f"seed={args.seed}")
+    if args.jobs == 0 or args.jobs < -1:
+        raise InputError(f"--jobs: expected a positive number or -1, got {args.jobs}")
+    exp = experiment.load(args.file, overrides)
+    out_dir = Path(args.out) if args.out else Path("reports") / exp.name
+    started = time.perf_counter()
+    try:
+        result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
+                            backend=args.backend, scheduler=args.scheduler,
+                            progress=False if args.quiet else None)
+    except KeyboardInterrupt:
+        kept = len(list((out_dir / runner.CHUNK_DIR).glob("v*-s*-c*.json")))
+        total = len(runner.plan(exp))
+        print(f"houseedge: interrupted: {kept} of {total} chunks kept in "
+              f"{out_dir / runner.CHUNK_DIR}; run again with --resume to finish",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    seconds = time.perf_counter() - started
+    frame = report.write_all(result, out_dir, seconds, args.jobs)
+    print(_short_table(frame))
+    print(f"\n{exp.rounds * len(exp.variants) * len(exp.strategies):,} rounds in "
+          f"{seconds:.1f} s; report, summary, manifest and charts in {out_dir}/")
+    return 0
+
+
+def _cmd_exact(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from sim import experiment, games
+    from sim.runner import write_atomic
+
+    exp = experiment.load(args.file, args.overrides)
+    game = games.get(exp.game)
+    rows = []
+    for variant in exp.variants:
+        for spec in exp.strategies:
+            value = game.exact(variant.rules, spec.build(exp.game), spec.progression)
+            rows.append({
+                "variant": variant.name, "strategy": spec.name,
+                "mean_net": value.mean_net if value else math.nan,
+                "exact_edge": (value.edge_per_initial_bet if value else None) or math.nan,
+                "exact_edge_per_total_wagered":
+                    (value.edge_per_total_wagered if value else None) or math.nan,
+            })
+    frame = pd.DataFrame(rows)
+    with pd.option_context("display.width", 160, "display.max_columns", 20,
+                           "display.float_format", "{:.6g}".format):
+        print(f"# {exp.name}: exact values per {game.round_name} (house edge, + = house)")
+        print(frame.to_string(index=False))
+        out = Path(args.out) if args.out else None
+        if out:
+            write_atomic(out / "exact.csv", frame.to_csv(index=False))
+        for variant in exp.variants:
+            for name, table in game.exact_tables(variant.rules).items():
+                if out:
+                    write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
+                if name == "bets":
+                    print(f"\n# {variant.name}: {name}")
+                    print(table.to_string(index=False))
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from sim import games
+    from strategies import base
+    from strategies.betting import PROGRESSIONS
+
+    for name in games.names():
+        game = games.get(name)
+        print(f"{name}: {game.description}")
+        print(f"  presets: {', '.join(game.presets)}")
+        print("  strategies:")
+        for info in base.registered(name):
+            print(f"    {info.name:<16}{info.description}")
+    print("progressions (any game):")
+    for name, cls in PROGRESSIONS.items():
+        print(f"    {name:<16}{(cls.__doc__ or '').strip().splitlines()[0]}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from sim import bench, games
+
+    for name in args.game or ():
+        games.get(name)
+    bench.main(args.game, args.seconds, reference=not args.no_reference)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``houseedge`` command; returns the exit code."""
+    try:
+        args = _parser().parse_args(argv)
+        command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
+                   "bench": _cmd_bench}[args.command]
+        return command(args)
+    except InputError as exc:
+        print(f"houseedge: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyError as exc:  # unknown game name on the command line
+        print(f"houseedge: error: {exc.args[0]}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

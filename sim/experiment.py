@@ -1,0 +1,292 @@
+"""Experiment files (TOML) -> validated specs, with command-line ``key=value`` overrides.
+
+Everything is checked before any work starts: the game, presets and rule values, the
+strategies (imported, built with their parameters and played for a deal), the progressions
+and the numbers. A problem is an :class:`~sim.errors.InputError` naming the file, the key path
+and what was expected.
+
+A file looks like::
+
+    name = "faro"                    # optional, default: the file's stem
+    game = "faro"
+    rounds = 1_000_000               # per variant and strategy
+    seed = 2026
+    chunk_rounds = 100_000           # fixed: the same seed gives the same report for any jobs
+    [rules]                          # shared by every variant
+    preset = "faro"
+    [variants.stuss]                 # named variants: a preset plus overrides of [rules]
+    preset = "stuss"
+    [[strategies]]
+    use = "flat-rank"                # built-in, "module:attr" or "path/file.py:attr"
+    name = "flat king"               # optional label
+    params = { ranks = "K" }
+    progression = "martingale"       # or { name = "martingale", cap = 64 }
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim import games
+from sim.errors import InputError
+from sim.progression import ProgressionSpec
+from strategies import base as strategy_registry
+from strategies.betting import progression_spec
+
+TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
+            "variants", "strategies"}
+STRATEGY_KEYS = {"use", "name", "params", "progression"}
+DEFAULT_CHUNK = 100_000
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A named rule variant: a preset plus overrides, and the rules object they make."""
+
+    name: str
+    preset: str
+    overrides: Mapping[str, Any]
+    rules: Any
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy as plain data: what workers need to rebuild it anywhere."""
+
+    name: str
+    use: str
+    params: Mapping[str, Any]
+    progression: ProgressionSpec
+    base_dir: str
+
+    def build(self, game: str) -> Any:
+        """The strategy instance (import and construct)."""
+        return strategy_registry.resolve(game, self.use, self.params, Path(self.base_dir))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment."""
+
+    name: str
+    game: str
+    description: str
+    rounds: int
+    seed: int
+    chunk_rounds: int
+    variants: tuple[VariantSpec, ...]
+    strategies: tuple[StrategySpec, ...]
+    source: str
+    resolved: Mapping[str, Any] = field(repr=False)
+
+    def fingerprint(self) -> str:
+        """Canonical JSON of everything that determines the numbers of a run."""
+        data = {k: v for k, v in self.resolved.items() if k not in ("name", "description")}
+        return json.dumps(data, sort_keys=True, default=str)
+
+
+class _Checker:
+    """Builds error messages that name the file and the key path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def error(self, key: str, message: str) -> InputError:
+        return InputError(f"{self.source}: {key}: {message}")
+
+    def integer(self, data: Mapping[str, Any], key: str, default: int | None, low: int,
+                high: int | None = None) -> int:
+        value = data.get(key, default)
+        if value is None:
+            raise self.error(key, "missing (expected an integer)")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"expected an integer, got {value!r}")
+        if value < low or (high is not None and value > high):
+            bound = f"{low}..{high}" if high is not None else f">= {low}"
+            raise self.error(key, f"expected an integer {bound}, got {value}")
+        return value
+
+    def string(self, data: Mapping[str, Any], key: str, path: str, default: str | None = None
+               ) -> str:
+        value = data.get(key, default)
+        if not isinstance(value, str) or not value:
+            raise self.error(path, f"expected a non-empty string, got {value!r}")
+        return value
+
+    def table(self, value: Any, path: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.error(path, f"expected a table, got {value!r}")
+        return value
+
+    def unknown(self, data: Mapping[str, Any], allowed: set[str], path: str) -> None:
+        extra = sorted(set(data) - allowed)
+        if extra:
+            where = f"{path}.{extra[0]}" if path else extra[0]
+            raise self.error(where, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """``"a.b.c=value"`` -> (["a", "b", "c"], value); the value is read as TOML, else a string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise InputError(f"override {text!r}: expected key=value")
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return [part.strip() for part in key.strip().split(".")], value
+
+
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """A copy of ``data`` with each ``key.path=value`` set (list items by index)."""
+    data = copy.deepcopy(data)
+    for text in overrides:
+        path, value = parse_override(text)
+        node: Any = data
+        for i, part in enumerate(path[:-1]):
+            if isinstance(node, list):
+                if not part.isdigit() or int(part) >= len(node):
+                    raise InputError(f"override {text!r}: no item {part} in {'.'.join(path[:i])}")
+                node = node[int(part)]
+            else:
+                node = node.setdefault(part, {})
+            if not isinstance(node, (dict, list)):
+                raise InputError(f"override {text!r}: {'.'.join(path[:i + 1])} is not a table")
+        last = path[-1]
+        if isinstance(node, list):
+            if not last.isdigit() or int(last) >= len(node):
+                raise InputError(f"override {text!r}: no item {last}")
+            node[int(last)] = value
+        else:
+            node[last] = value
+    return data
+
+
+def _variant(game: Any, chk: _Checker, name: str, base: Mapping[str, Any],
+             own: Mapping[str, Any], path: str) -> VariantSpec:
+    merged = {**base, **own}
+    preset = merged.pop("preset", next(iter(game.presets)))
+    if preset not in game.presets:
+        raise chk.error(f"{path}.preset", f"unknown preset {preset!r} "
+                                          f"(expected one of {', '.join(game.presets)})")
+    try:
+        rules = game.make_rules(preset, merged)
+    except KeyError as exc:
+        key = next((k for k in merged if repr(k) in str(exc)), "")
+        raise chk.error(f"{path}.{key}" if key else path, exc.args[0]) from None
+    except (ValueError, TypeError) as exc:
+        key = str(exc).split(":")[0]
+        raise chk.error(f"{path}.{key}", str(exc).partition(": ")[2] or str(exc)) from None
+    return VariantSpec(name, preset, dict(merged), rules)
+
+
+def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
+              variants: Sequence[VariantSpec]) -> StrategySpec:
+    path = f"strategies[{index}]"
+    entry = chk.table(entry, path)
+    chk.unknown(entry, STRATEGY_KEYS, path)
+    use = chk.string(entry, "use", f"{path}.use")
+    params = chk.table(entry.get("params", {}), f"{path}.params")
+    try:
+        progression = progression_spec(entry.get("progression"))
+    except (LookupError, TypeError, ValueError) as exc:
+        raise chk.error(f"{path}.progression", str(exc).strip("'\"")) from None
+    name = entry.get("name", use if ":" not in use else use.rpartition(":")[2])
+    if not isinstance(name, str) or not name:
+        raise chk.error(f"{path}.name", f"expected a non-empty string, got {name!r}")
+    spec = StrategySpec(name, use, dict(params), progression, str(base_dir))
+    try:
+        strategy = spec.build(game.name)
+    except LookupError as exc:
+        raise chk.error(f"{path}.use", str(exc).strip("'\"")) from None
+    except TypeError as exc:
+        raise chk.error(f"{path}.params", f"rejected by {use!r}: {exc}") from None
+    except InputError:
+        raise
+    except Exception as exc:  # the user's module or constructor failed
+        raise chk.error(f"{path}.use", f"loading {use!r} raised {type(exc).__name__}: {exc}"
+                        ) from None
+    for variant in variants:
+        try:
+            game.check(variant.rules, strategy, progression)
+        except InputError as exc:
+            raise chk.error(path, f"{exc} [variant {variant.name!r}]") from None
+        except Exception as exc:
+            raise chk.error(path, f"playing {name!r} raised {type(exc).__name__}: {exc}"
+                            ) from None
+    return spec
+
+
+def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experiment:
+    """Validate a parsed experiment; ``source`` names it in messages."""
+    chk = _Checker(source)
+    chk.unknown(data, TOP_KEYS, "")
+    game_name = chk.string(data, "game", "game")
+    try:
+        game = games.get(game_name)
+    except KeyError as exc:
+        raise chk.error("game", exc.args[0]) from None
+    rounds = chk.integer(data, "rounds", None, 1)
+    seed = chk.integer(data, "seed", 0, 0, MAX_SEED)
+    chunk = chk.integer(data, "chunk_rounds", min(DEFAULT_CHUNK, rounds), 1)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise chk.error("description", f"expected a string, got {description!r}")
+    base_rules = dict(chk.table(data.get("rules", {}), "rules"))
+    variants_data = chk.table(data.get("variants", {}), "variants")
+    if variants_data:
+        variants = tuple(
+            _variant(game, chk, str(name), base_rules, chk.table(own, f"variants.{name}"),
+                     f"variants.{name}")
+            for name, own in variants_data.items())
+    else:
+        preset = base_rules.get("preset", next(iter(game.presets)))
+        variants = (_variant(game, chk, str(preset), base_rules, {}, "rules"),)
+    entries = data.get("strategies")
+    if not isinstance(entries, list) or not entries:
+        raise chk.error("strategies", "expected a non-empty array of tables [[strategies]]")
+    strategies = tuple(_strategy(game, chk, e, i, base_dir, variants)
+                       for i, e in enumerate(entries))
+    names = [s.name for s in strategies]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise chk.error("strategies", f"names must be unique; give a name to {dupes[0]!r}")
+    name = data.get("name", Path(source).stem)
+    if not isinstance(name, str) or not name or "/" in name:
+        raise chk.error("name", f"expected a plain name, got {name!r}")
+    resolved = {
+        "name": name, "description": description, "game": game_name, "rounds": rounds,
+        "seed": seed, "chunk_rounds": chunk,
+        "variants": {v.name: {"preset": v.preset, **v.overrides} for v in variants},
+        "strategies": [{"name": s.name, "use": s.use, "params": dict(s.params),
+                        "progression": s.progression.__dict__} for s in strategies],
+    }
+    return Experiment(name, game_name, description, rounds, seed, chunk, variants,
+                      strategies, source, resolved)
+
+
+def load(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
+    """Read, override and validate an experiment file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        data = apply_overrides(data, overrides)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    return from_dict(data, str(path), path.parent.resolve())

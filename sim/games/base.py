@@ -1,0 +1,109 @@
+"""What every game module offers the engine."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.progression import ProgressionSpec
+from sim.stats import Stats
+
+
+@dataclass(frozen=True)
+class ExactValue:
+    """Exact expectations per round, in the same units as the simulation.
+
+    ``mean_initial_stake`` or ``mean_total_wagered`` is None where it has no closed form; the
+    edge on that basis is then not reported exactly.
+    """
+
+    mean_net: float
+    mean_initial_stake: float | None
+    mean_total_wagered: float | None
+
+    @property
+    def edge_per_initial_bet(self) -> float | None:
+        if self.mean_initial_stake:
+            return -self.mean_net / self.mean_initial_stake
+        return None
+
+    @property
+    def edge_per_total_wagered(self) -> float | None:
+        if self.mean_total_wagered:
+            return -self.mean_net / self.mean_total_wagered
+        return None
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """One line of ``houseedge bench``: ``run(n)`` plays n rounds of something."""
+
+    label: str
+    unit: str
+    run: Callable[[int], object]
+
+
+class Game(ABC):
+    """A game: its rules type and presets, a simulator, and exact values where they exist."""
+
+    name: str
+    description: str
+    round_name: str = "round"
+    rules_type: type
+    presets: Mapping[str, Any]
+
+    def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Any:
+        """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
+
+        Raises:
+            KeyError: unknown preset or field (the message names it).
+            ValueError / TypeError: a value the rules reject.
+        """
+        if preset not in self.presets:
+            raise KeyError(f"unknown preset {preset!r} (known: {', '.join(self.presets)})")
+        fields = {f.name for f in dataclasses.fields(self.rules_type)}
+        for key in overrides:
+            if key not in fields:
+                raise KeyError(f"unknown rule {key!r} (known: {', '.join(sorted(fields))})")
+        return dataclasses.replace(self.presets[preset], **overrides)
+
+    @abstractmethod
+    def simulate(
+        self,
+        rules: Any,
+        strategy: Any,
+        progression: ProgressionSpec,
+        rounds: int,
+        seed: np.random.SeedSequence,
+    ) -> Stats:
+        """Play ``rounds`` rounds and return their statistics."""
+
+    def check(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> None:
+        """Play a round or two on the reference path so a broken strategy fails before a run."""
+        self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
+
+    def engine_path(self, rules: Any, strategy: Any) -> str:
+        """Which path plays this strategy: ``"kernel"`` or ``"reference"``."""
+        return "reference"
+
+    def exact(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> ExactValue | None:
+        """Exact expectations for this strategy, or None where the mathematics does not reach."""
+        return None
+
+    def extra_columns(self, stats: Stats) -> dict[str, float]:
+        """Game-specific report columns."""
+        return {}
+
+    def bench_cases(self) -> list[BenchCase]:
+        """What ``houseedge bench`` measures for this game."""
+        return []
+
+    def exact_tables(self, rules: Any) -> dict[str, pd.DataFrame]:
+        """Exact odds tables for ``houseedge exact`` (name -> table)."""
+        return {}

@@ -1,0 +1,144 @@
+"""Faro and stuss: the game object the engine uses.
+
+Rules and types: :mod:`.rules`; the reference deal: :mod:`.deal`; the compiled kernel:
+:mod:`.kernel`; exact odds: :mod:`.exact`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.games.base import BenchCase, ExactValue, Game
+from sim.games.faro.deal import DealResult, play_deal
+from sim.games.faro.exact import (
+    BetOdds,
+    call_turn_odds,
+    deal_value,
+    high_card_odds,
+    rank_bet_table,
+    resolved_odds,
+    turn_odds,
+)
+from sim.games.faro.kernel import FaroTable, simulate_table
+from sim.games.faro.rules import (
+    PRESETS,
+    CallTurnBet,
+    FaroBet,
+    FaroRules,
+    FaroView,
+    HighCardBet,
+    RankBet,
+)
+from sim.progression import ProgressionSpec, ProgressionState
+from sim.rng import generator, kernel_state
+from sim.stats import Stats
+
+__all__ = [
+    "GAME", "BetOdds", "CallTurnBet", "DealResult", "FaroBet", "FaroGame", "FaroRules",
+    "FaroTable", "FaroView", "HighCardBet", "RankBet", "call_turn_odds", "deal_value",
+    "high_card_odds", "play_deal", "resolved_odds", "turn_odds",
+]
+
+
+def kernel_table_of(strategy: Any, rules: FaroRules) -> FaroTable | None:
+    """The strategy as a kernel table, or None if it can only run on the reference path."""
+    describe = getattr(strategy, "kernel_table", None)
+    return describe(rules) if describe is not None else None
+
+
+class FaroGame(Game):
+    """Faro (American), stuss and old pharo: bets against the bank on a whole deal."""
+
+    name = "faro"
+    description = "Faro, stuss and old pharo: rank, coppered, corner, high-card and turn bets"
+    round_name = "deal"
+    rules_type = FaroRules
+    presets = PRESETS
+
+    def simulate(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
+                 rounds: int, seed: np.random.SeedSequence) -> Stats:
+        table = kernel_table_of(strategy, rules)
+        if table is not None:
+            return simulate_table(rules, table, progression, rounds, kernel_state(seed))
+        return self.simulate_reference(rules, strategy, progression, rounds, seed)
+
+    def simulate_reference(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
+                           rounds: int, seed: np.random.SeedSequence) -> Stats:
+        """Play on the reference path (any Python strategy)."""
+        rng = generator(seed)
+        pack = rules.pack_ranks()
+        state = ProgressionState(progression)
+        stats = Stats()
+        for _ in range(rounds):
+            deal = play_deal(rng.permutation(pack), rules, strategy, state, rng)
+            stats.add_round(deal.net, deal.initial, deal.wagered,
+                            {"splits": deal.splits, "decisions": deal.decisions})
+        return stats
+
+    def engine_path(self, rules: FaroRules, strategy: Any) -> str:
+        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
+
+    def check(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec) -> None:
+        self.simulate_reference(rules, strategy, progression, 2, np.random.SeedSequence(0))
+
+    def exact(self, rules: FaroRules, strategy: Any,
+              progression: ProgressionSpec) -> ExactValue | None:
+        table = kernel_table_of(strategy, rules)
+        return deal_value(rules, table, progression) if table is not None else None
+
+    def extra_columns(self, stats: Stats) -> dict[str, float]:
+        decisions = stats.counters.get("decisions", 0.0)
+        return {
+            "decisions_per_deal": stats.counter_rate("decisions"),
+            "split_freq": stats.counters.get("splits", 0.0) / decisions if decisions else np.nan,
+        }
+
+    def bench_cases(self) -> list[BenchCase]:
+        rules = FaroRules()
+        every_rank = FaroTable(tuple(1 << r for r in range(13)), (False,) * 13,
+                               ((0.0, 1.0),) * 13)
+        flat = ProgressionSpec()
+        state = kernel_state(np.random.SeedSequence(1))
+
+        def kernel(n: int) -> object:
+            return simulate_table(rules, every_rank, flat, n, state)
+
+        def reference(n: int) -> object:
+            from strategies.faro import TableStrategy
+
+            return self.simulate_reference(rules, TableStrategy(every_rank), flat, n,
+                                           np.random.SeedSequence(1))
+
+        return [BenchCase("13 rank bets, whole deal (kernel)", "deals", kernel),
+                BenchCase("13 rank bets, whole deal (reference path)", "deals", reference)]
+
+    def exact_tables(self, rules: FaroRules) -> dict[str, pd.DataFrame]:
+        totals = tuple(int(c) for c in rules.rank_totals())
+        n = rules.n_cards - int(rules.soda)
+        first_turn = []
+        for k in range(1, rules.max_per_rank + 1):
+            for label, odds in (("next turn", turn_odds((k,), n, rules)),
+                                ("until resolved", resolved_odds((k,), n, rules))):
+                first_turn.append({"bet": f"one rank, {k} of it left", "horizon": label,
+                                   "win": odds.win, "lose": odds.lose, "split": odds.split,
+                                   "none": odds.none, "ev": odds.ev,
+                                   "edge_per_decided": odds.edge_per_decided})
+        hc = high_card_odds(totals, rules)
+        first_turn.append({"bet": "high card, full pack", "horizon": "next turn", "win": hc.win,
+                           "lose": hc.lose, "split": hc.split, "none": hc.none, "ev": hc.ev,
+                           "edge_per_decided": hc.edge_per_decided})
+        for three in ((0, 1, 2), (0, 0, 1)):
+            odds = call_turn_odds(three, rules)
+            first_turn.append({"bet": "call the turn, " + ("three ranks" if len(set(three)) == 3
+                                                             else "cat-hop"),
+                               "horizon": "last turn", "win": odds.win, "lose": odds.lose,
+                               "split": 0.0, "none": 0.0, "ev": odds.ev,
+                               "edge_per_decided": odds.edge_per_decided})
+        return {"bets": pd.DataFrame(first_turn),
+                "rank_bet_by_state": pd.DataFrame(rank_bet_table(rules))}
+
+
+GAME = FaroGame()

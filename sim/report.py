@@ -1,0 +1,230 @@
+"""The report: one tidy row per game x variant x strategy, and the files of a run.
+
+Columns (DESIGN.md): ``game, variant, strategy, rounds, mean_initial_stake,
+mean_total_wagered, mean_net, edge_per_initial_bet, edge_per_total_wagered, std_net, stderr,
+ci95_low, ci95_high, win_freq, push_freq, loss_freq, exact_edge, z_vs_exact``, then the
+per-total-wagered standard error and exact value, the engine path, and game-specific columns.
+Edges are the house's: positive means the house wins.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import subprocess
+from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim import games
+from sim.runner import RunResult, write_atomic
+from sim.stats import Z95, Stats, z_score
+
+CORE_COLUMNS = [
+    "game", "variant", "strategy", "rounds", "mean_initial_stake", "mean_total_wagered",
+    "mean_net", "edge_per_initial_bet", "edge_per_total_wagered", "std_net", "stderr",
+    "ci95_low", "ci95_high", "win_freq", "push_freq", "loss_freq", "exact_edge", "z_vs_exact",
+    "stderr_per_total_wagered", "exact_edge_per_total_wagered", "z_vs_exact_per_total_wagered",
+    "path",
+]
+
+
+def _nan_if_none(x: float | None) -> float:
+    return math.nan if x is None else float(x)
+
+
+def stats_row(stats: Stats) -> dict[str, float]:
+    """The Monte Carlo columns of a row."""
+    low, high = stats.ci95()
+    return {
+        "rounds": stats.rounds,
+        "mean_initial_stake": stats.mean_initial_stake,
+        "mean_total_wagered": stats.mean_total_wagered,
+        "mean_net": stats.mean_net,
+        "edge_per_initial_bet": stats.edge_per_initial_bet,
+        "edge_per_total_wagered": stats.edge_per_total_wagered,
+        "std_net": stats.std_net,
+        "stderr": stats.stderr,
+        "ci95_low": low,
+        "ci95_high": high,
+        "win_freq": stats.frequency("win"),
+        "push_freq": stats.frequency("push"),
+        "loss_freq": stats.frequency("loss"),
+        "stderr_per_total_wagered": stats.stderr_per_total_wagered,
+    }
+
+
+def build(result: RunResult) -> pd.DataFrame:
+    """The report DataFrame of a run."""
+    exp = result.experiment
+    game = games.get(exp.game)
+    rows = []
+    for vi, variant in enumerate(exp.variants):
+        for si, spec in enumerate(exp.strategies):
+            stats = result.merged(vi, si)
+            strategy = spec.build(exp.game)
+            exact = game.exact(variant.rules, strategy, spec.progression)
+            row: dict[str, Any] = {"game": exp.game, "variant": variant.name,
+                                   "strategy": spec.name, **stats_row(stats)}
+            exact_initial = _nan_if_none(exact.edge_per_initial_bet if exact else None)
+            exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
+            row["exact_edge"] = exact_initial
+            row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stats.stderr)
+            row["exact_edge_per_total_wagered"] = exact_total
+            row["z_vs_exact_per_total_wagered"] = z_score(
+                stats.edge_per_total_wagered, exact_total, stats.stderr_per_total_wagered)
+            row["path"] = game.engine_path(variant.rules, strategy)
+            row.update(game.extra_columns(stats))
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    extra = [c for c in frame.columns if c not in CORE_COLUMNS]
+    return frame[CORE_COLUMNS + extra]
+
+
+def convergence(result: RunResult) -> pd.DataFrame:
+    """The running estimate after each chunk, with its 95% band."""
+    exp = result.experiment
+    rows = []
+    for (vi, si), parts in sorted(result.chunks.items()):
+        running = Stats()
+        for part in parts:
+            running = running.merge(part)
+            rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
+                         "rounds": running.rounds, "edge": running.edge_per_initial_bet,
+                         "stderr": running.stderr})
+    frame = pd.DataFrame(rows)
+    frame["ci95_low"] = frame["edge"] - Z95 * frame["stderr"]
+    frame["ci95_high"] = frame["edge"] + Z95 * frame["stderr"]
+    return frame
+
+
+def outcomes(result: RunResult) -> pd.DataFrame:
+    """The distribution of the net result per round, per variant and strategy."""
+    exp = result.experiment
+    rows = []
+    for (vi, si) in sorted(result.chunks):
+        stats = result.merged(vi, si)
+        for net, count in sorted(stats.net_hist.items()):
+            rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
+                         "net": net, "count": count, "probability": count / stats.rounds})
+    return pd.DataFrame(rows)
+
+
+def _git_revision() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).parent, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in ("houseedge", "numpy", "scipy", "pandas", "matplotlib", "joblib", "numba",
+                 "tqdm", "pyarrow", "dask", "distributed"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            pass
+    return found
+
+
+def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """What is needed to reproduce a run."""
+    exp = result.experiment
+    return {
+        "experiment": exp.resolved,
+        "source": exp.source,
+        "seed": exp.seed,
+        "chunk_rounds": exp.chunk_rounds,
+        "versions": _versions(),
+        "git_revision": _git_revision(),
+        **extra,
+    }
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.6g}"
+    return str(value)
+
+
+def markdown_table(frame: pd.DataFrame, columns: list[str]) -> str:
+    """A GitHub-flavoured Markdown table of some columns."""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for _, row in frame[columns].iterrows():
+        lines.append("| " + " | ".join(_fmt(row[c]) for c in columns) + " |")
+    return "\n".join(lines)
+
+
+SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge_per_initial_bet", "stderr",
+                   "exact_edge", "z_vs_exact", "edge_per_total_wagered",
+                   "exact_edge_per_total_wagered", "path"]
+
+
+def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
+    """A short Markdown summary of a run."""
+    exp = result.experiment
+    game = games.get(exp.game)
+    lines = [
+        f"# {exp.name}",
+        "",
+        exp.description or game.description,
+        "",
+        f"Game `{exp.game}`; {exp.rounds:,} {game.round_name}s per variant and strategy; "
+        f"seed {exp.seed}; chunks of {exp.chunk_rounds:,}; {seconds:.1f} s.",
+        "",
+        "Edges are the house's (positive: the house wins), per initial stake and per total "
+        "wagered; `stderr` is the standard error of the first; `z_vs_exact` compares it with "
+        "the exact value where one exists.",
+        "",
+        markdown_table(frame, SUMMARY_COLUMNS),
+        "",
+        "Files: `report.csv` (every column), `manifest.json`, `convergence.csv`, "
+        "`outcomes.csv`, and the charts `edge.png`, `outcomes.png`, `convergence.png`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
+    """Write Parquet when pyarrow is installed; False otherwise."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    tmp = path.with_name(f".{path.name}.tmp")
+    frame.to_parquet(tmp, index=False)
+    tmp.replace(path)
+    return True
+
+
+def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
+    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts and
+    manifest.json into ``out_dir``; each file appears whole or not at all."""
+    from sim import charts  # matplotlib is imported only when files are written
+
+    frame = build(result)
+    conv = convergence(result)
+    dist = outcomes(result)
+    write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
+    parquet = write_parquet(frame, out_dir / "report.parquet")
+    write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
+    write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
+    for name, figure in (("edge.png", charts.edge_chart(frame)),
+                         ("outcomes.png", charts.outcome_chart(dist)),
+                         ("convergence.png", charts.convergence_chart(conv, frame))):
+        charts.save(figure, out_dir / name)
+    write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
+    files = sorted(p.name for p in out_dir.iterdir() if p.is_file())
+    write_atomic(out_dir / "manifest.json", json.dumps(
+        manifest(result, {"seconds": round(seconds, 3), "jobs": jobs, "parquet": parquet,
+                          "files": files + ["manifest.json"]}), indent=2, default=str))
+    return frame

@@ -1,0 +1,236 @@
+"""Mergeable sufficient statistics of a simulation, and the estimates drawn from them.
+
+A chunk of rounds returns a :class:`Stats`: counts, sums, sums of squares and cross products
+of the net result, the initial stake and the total amount wagered, outcome frequencies, a
+histogram of the net result and game-specific counters. Merging is associative, so chunks can
+run anywhere and be merged in chunk order to the same numbers. Nothing per round is kept.
+
+Edges are ratios of means (``-E[net] / E[stake]``); their standard errors come from the delta
+method on the same sums, which is exact in the limit and honest when stakes vary by round.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+# The sums carried for every chunk; a fast kernel fills a float64 vector in this order.
+SUM_FIELDS = (
+    "sum_net",
+    "sum_net2",
+    "sum_initial",
+    "sum_initial2",
+    "sum_net_initial",
+    "sum_wagered",
+    "sum_wagered2",
+    "sum_net_wagered",
+)
+
+
+@dataclass
+class Stats:
+    """Sufficient statistics of a set of rounds (money in units of the base stake)."""
+
+    rounds: int = 0
+    wins: int = 0
+    pushes: int = 0
+    losses: int = 0
+    sums: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SUM_FIELDS, 0.0))
+    net_hist: dict[float, int] = field(default_factory=dict)
+    counters: dict[str, float] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- building
+    def add_round(
+        self,
+        net: float,
+        initial: float,
+        wagered: float,
+        counters: Mapping[str, float] | None = None,
+    ) -> None:
+        """Record one round (the reference paths call this; kernels fill sums directly)."""
+        self.rounds += 1
+        if net > 0:
+            self.wins += 1
+        elif net < 0:
+            self.losses += 1
+        else:
+            self.pushes += 1
+        s = self.sums
+        s["sum_net"] += net
+        s["sum_net2"] += net * net
+        s["sum_initial"] += initial
+        s["sum_initial2"] += initial * initial
+        s["sum_net_initial"] += net * initial
+        s["sum_wagered"] += wagered
+        s["sum_wagered2"] += wagered * wagered
+        s["sum_net_wagered"] += net * wagered
+        key = float(net)
+        self.net_hist[key] = self.net_hist.get(key, 0) + 1
+        for name, value in (counters or {}).items():
+            self.counters[name] = self.counters.get(name, 0.0) + value
+
+    @classmethod
+    def from_arrays(
+        cls,
+        rounds: int,
+        outcome_counts: np.ndarray,
+        sums: np.ndarray,
+        hist_values: np.ndarray,
+        hist_counts: np.ndarray,
+        counters: Mapping[str, float] | None = None,
+    ) -> Stats:
+        """Statistics from a kernel's output: (wins, pushes, losses), sums in SUM_FIELDS order,
+        and a histogram given as values with their counts (zero counts are dropped)."""
+        hist = {
+            float(v): int(c) for v, c in zip(hist_values.tolist(), hist_counts.tolist()) if c
+        }
+        return cls(
+            rounds=int(rounds),
+            wins=int(outcome_counts[0]),
+            pushes=int(outcome_counts[1]),
+            losses=int(outcome_counts[2]),
+            sums={name: float(x) for name, x in zip(SUM_FIELDS, sums.tolist())},
+            net_hist=hist,
+            counters={k: float(v) for k, v in (counters or {}).items()},
+        )
+
+    def merge(self, other: Stats) -> Stats:
+        """A new Stats holding both sets of rounds."""
+        hist = dict(self.net_hist)
+        for value, count in other.net_hist.items():
+            hist[value] = hist.get(value, 0) + count
+        counters = dict(self.counters)
+        for name, value in other.counters.items():
+            counters[name] = counters.get(name, 0.0) + value
+        return Stats(
+            rounds=self.rounds + other.rounds,
+            wins=self.wins + other.wins,
+            pushes=self.pushes + other.pushes,
+            losses=self.losses + other.losses,
+            sums={k: self.sums[k] + other.sums[k] for k in SUM_FIELDS},
+            net_hist=hist,
+            counters=counters,
+        )
+
+    @staticmethod
+    def merge_all(parts: Iterable[Stats]) -> Stats:
+        """Merge in the order given (chunk order keeps float sums identical across runs)."""
+        total = Stats()
+        for part in parts:
+            total = total.merge(part)
+        return total
+
+    # ------------------------------------------------------------- estimates
+    def _mean(self, key: str) -> float:
+        return self.sums[key] / self.rounds if self.rounds else math.nan
+
+    @property
+    def mean_net(self) -> float:
+        """Mean net result per round (player's view: positive = player wins)."""
+        return self._mean("sum_net")
+
+    @property
+    def mean_initial_stake(self) -> float:
+        return self._mean("sum_initial")
+
+    @property
+    def mean_total_wagered(self) -> float:
+        return self._mean("sum_wagered")
+
+    @property
+    def std_net(self) -> float:
+        """Sample standard deviation of the net result per round."""
+        n = self.rounds
+        if n < 2:
+            return math.nan
+        var = (self.sums["sum_net2"] - self.sums["sum_net"] ** 2 / n) / (n - 1)
+        return math.sqrt(max(var, 0.0))
+
+    def _ratio_edge(self, stake: str) -> tuple[float, float]:
+        """Edge ``-sum(net)/sum(stake)`` and its delta-method standard error."""
+        n = self.rounds
+        s = self.sums
+        total_stake = s[f"sum_{stake}"]
+        if n < 2 or total_stake == 0:
+            return math.nan, math.nan
+        edge = -s["sum_net"] / total_stake
+        # Residual r = net + edge * stake has mean zero; var(edge) = var(r) / (n * mean_stake^2).
+        sum_r2 = (
+            s["sum_net2"]
+            + 2 * edge * s[f"sum_net_{stake}"]
+            + edge * edge * s[f"sum_{stake}2"]
+        )
+        var_r = max(sum_r2 / n, 0.0) * n / (n - 1)
+        mean_stake = total_stake / n
+        return edge, math.sqrt(var_r / n) / abs(mean_stake)
+
+    @property
+    def edge_per_initial_bet(self) -> float:
+        """House edge per unit of initial stake: ``-E[net] / E[initial stake]``."""
+        return self._ratio_edge("initial")[0]
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of :attr:`edge_per_initial_bet`."""
+        return self._ratio_edge("initial")[1]
+
+    @property
+    def edge_per_total_wagered(self) -> float:
+        """House edge per unit of every amount put at risk."""
+        return self._ratio_edge("wagered")[0]
+
+    @property
+    def stderr_per_total_wagered(self) -> float:
+        return self._ratio_edge("wagered")[1]
+
+    def ci95(self) -> tuple[float, float]:
+        """Normal 95% confidence interval of :attr:`edge_per_initial_bet`."""
+        edge, se = self._ratio_edge("initial")
+        return edge - Z95 * se, edge + Z95 * se
+
+    def frequency(self, outcome: str) -> float:
+        """Share of rounds won, pushed or lost (``'win'``, ``'push'``, ``'loss'``)."""
+        count = {"win": self.wins, "push": self.pushes, "loss": self.losses}[outcome]
+        return count / self.rounds if self.rounds else math.nan
+
+    def counter_rate(self, name: str) -> float:
+        """A game counter per round (e.g. splits per deal)."""
+        return self.counters.get(name, 0.0) / self.rounds if self.rounds else math.nan
+
+    # -------------------------------------------------------------- plain data
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able data (checkpoints are data, never pickle)."""
+        return {
+            "rounds": self.rounds,
+            "wins": self.wins,
+            "pushes": self.pushes,
+            "losses": self.losses,
+            "sums": self.sums,
+            "net_hist": sorted(self.net_hist.items()),
+            "counters": self.counters,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Stats:
+        return cls(
+            rounds=int(data["rounds"]),
+            wins=int(data["wins"]),
+            pushes=int(data["pushes"]),
+            losses=int(data["losses"]),
+            sums={k: float(data["sums"][k]) for k in SUM_FIELDS},
+            net_hist={float(v): int(c) for v, c in data["net_hist"]},
+            counters={k: float(v) for k, v in data["counters"].items()},
+        )
+
+
+def z_score(estimate: float, exact: float, stderr: float) -> float:
+    """``(estimate - exact) / stderr``, NaN where undefined."""
+    if exact is None or not math.isfinite(exact) or not stderr or not math.isfinite(stderr):
+        return math.nan
+    return (estimate - exact) / stderr

@@ -1,0 +1,190 @@
+"""The strategy protocol and the registry of strategies.
+
+A strategy answers ``decide(view, rng) -> action`` on what a player at the table may see (a
+frozen view, never the pack or the generator's state). A plain function ``f(view, rng)`` is
+accepted too. Strategies come from three sources, merged:
+
+* built-ins, registered with :func:`register` in ``strategies/<game>.py``;
+* the entry-point group ``houseedge.strategies`` (entry name ``<game>.<name>``);
+* a ``"module:attr"`` or ``"path/to/file.py:attr"`` reference in an experiment file.
+
+Strategies must be picklable; the engine passes references and parameters to its workers and
+resolves them there, so a strategy loaded from a file works with any number of jobs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+ENTRY_POINT_GROUP = "houseedge.strategies"
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """What every strategy offers. Games document their view and action types."""
+
+    def decide(self, view: Any, rng: Any) -> Any:
+        """The action for this situation; ``rng`` is the engine's numpy Generator."""
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A registered strategy and its metadata (used for listing and filtering)."""
+
+    game: str
+    name: str
+    factory: Callable[..., Any]
+    description: str
+    counts_cards: bool = False
+    stochastic: bool = False
+
+
+_REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
+
+
+def register(
+    game: str, name: str, *, counts_cards: bool = False, stochastic: bool = False
+) -> Callable[[Any], Any]:
+    """Class decorator registering a built-in strategy under ``game`` and ``name``.
+
+    The first line of the class docstring is its one-line description.
+    """
+
+    def decorate(factory: Any) -> Any:
+        doc = inspect.getdoc(factory) or ""
+        _REGISTRY[(game, name)] = StrategyInfo(
+            game, name, factory, doc.splitlines()[0] if doc else "", counts_cards, stochastic
+        )
+        return factory
+
+    return decorate
+
+
+def _load_builtins(game: str) -> None:
+    try:
+        importlib.import_module(f"strategies.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"strategies.{game}":
+            raise
+
+
+def _load_entry_points(game: str) -> None:
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        ep_game, _, ep_name = ep.name.partition(".")
+        if ep_game == game and (game, ep_name) not in _REGISTRY:
+            factory = ep.load()
+            doc = inspect.getdoc(factory) or ""
+            _REGISTRY[(game, ep_name)] = StrategyInfo(
+                game, ep_name, factory, doc.splitlines()[0] if doc else ""
+            )
+
+
+def registered(game: str) -> list[StrategyInfo]:
+    """Every strategy known for ``game`` (built-ins and entry points), sorted by name."""
+    _load_builtins(game)
+    _load_entry_points(game)
+    return sorted((i for (g, _), i in _REGISTRY.items() if g == game), key=lambda i: i.name)
+
+
+def _load_file(path: Path) -> Any:
+    # A stable module name per file, so that the same file is one module in every worker.
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    name = f"houseedge_user_{path.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def load_reference(ref: str, base_dir: Path | None = None) -> Any:
+    """The object named by ``"module:attr"`` or ``"path/to/file.py:attr"``.
+
+    A relative path is taken from ``base_dir`` (the experiment file's folder), then from the
+    working directory.
+
+    Raises:
+        LookupError: the module, file or attribute does not exist.
+        Exception: whatever importing the module raised.
+    """
+    target, sep, attr = ref.rpartition(":")
+    if not sep or not target or not attr:
+        raise LookupError(f"expected 'module:attr' or 'file.py:attr', got {ref!r}")
+    if target.endswith(".py"):
+        path = Path(target)
+        candidates = [path] if path.is_absolute() else [(base_dir or Path()) / path, path]
+        found = next((p.resolve() for p in candidates if p.is_file()), None)
+        if found is None:
+            raise LookupError(f"strategy file {target!r} does not exist")
+        module = _load_file(found)
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ModuleNotFoundError as exc:
+            raise LookupError(f"module {target!r} not found") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError as exc:
+        raise LookupError(f"{target!r} has no attribute {attr!r}") from exc
+
+
+class FunctionStrategy:
+    """Wraps a plain ``decide(view, rng)`` function as a strategy."""
+
+    def __init__(self, function: Callable[[Any, Any], Any]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+
+    def decide(self, view: Any, rng: Any) -> Any:
+        return self.function(view, rng)
+
+
+def build(obj: Any, params: Mapping[str, Any]) -> Any:
+    """A strategy instance from a class (called with ``params``), an instance or a function."""
+    if inspect.isclass(obj):
+        return obj(**params)
+    if params:
+        raise TypeError("parameters given, but the strategy is an instance or a function")
+    if hasattr(obj, "decide"):
+        return obj
+    if callable(obj):
+        return FunctionStrategy(obj)
+    raise TypeError(f"{obj!r} is neither a strategy class, an instance nor a function")
+
+
+def resolve(
+    game: str, ref: str, params: Mapping[str, Any] | None = None, base_dir: Path | None = None
+) -> Any:
+    """A strategy instance from a built-in name or a reference, with its parameters.
+
+    Raises:
+        LookupError: unknown name, missing module, file or attribute.
+        TypeError: parameters the strategy does not take.
+        Exception: whatever the strategy's module or constructor raised.
+    """
+    params = dict(params or {})
+    if ":" in ref:
+        return build(load_reference(ref, base_dir), params)
+    known = {i.name: i for i in registered(game)}
+    if ref not in known:
+        raise LookupError(
+            f"unknown {game} strategy {ref!r} (known: {', '.join(sorted(known)) or 'none'})"
+        )
+    return build(known[ref].factory, params)
