@@ -14,14 +14,20 @@ import numpy as np
 
 from sim.errors import IllegalActionError, StrategyFailedError
 from sim.games.faro.rules import CallTurnBet, FaroBet, FaroRules, FaroView, HighCardBet, RankBet
+from sim.ledger import Ledger
 from sim.progression import ProgressionState
+
+PLAYER, BANK, LAYOUT = "player", "bank", "layout"
 
 
 @dataclass
 class DealResult:
-    """The money of one deal, in stake units."""
+    """The money of one deal, in stake units (``net`` is the player's, ``bank_net`` the
+    bank's; the ledger keeps them opposite)."""
 
     net: float = 0.0
+    bank_net: float = 0.0
+    layout_left: float = 0.0
     initial: float = 0.0
     wagered: float = 0.0
     splits: int = 0
@@ -65,8 +71,11 @@ def _check_bet(bet: object, view: FaroView, strategy: object, situation: str) ->
     def illegal(why: str) -> IllegalActionError:
         return IllegalActionError(strategy, bet, situation, why)
 
-    units = getattr(bet, "units", None)
-    if not isinstance(units, (int, float)) or not math.isfinite(units) or units <= 0:
+    if not isinstance(bet, (RankBet, HighCardBet, CallTurnBet)):
+        raise illegal("not a faro bet (RankBet, HighCardBet or CallTurnBet)")
+    units = bet.units
+    if isinstance(units, bool) or not isinstance(units, (int, float)) or not math.isfinite(
+            units) or units <= 0:
         raise illegal("the stake (units) must be a positive number")
     if isinstance(bet, RankBet):
         if not bet.ranks or not all(
@@ -78,16 +87,14 @@ def _check_bet(bet: object, view: FaroView, strategy: object, situation: str) ->
         if view.winner_void:
             raise illegal("no high-card bet on a turn whose winning card is void")
         return bet
-    if isinstance(bet, CallTurnBet):
-        if not view.can_call_turn:
-            raise illegal("the turn can be called only when three cards are left")
-        left = sorted(r for r, c in enumerate(view.remaining) for _ in range(c))
-        if len(set(left)) == 1:
-            raise illegal("three cards of one rank: calling the turn is not offered")
-        if sorted(bet.order) != left:
-            raise illegal(f"the order must be an arrangement of the cards left {left}")
-        return bet
-    raise illegal("not a faro bet (RankBet, HighCardBet or CallTurnBet)")
+    if not view.can_call_turn:
+        raise illegal("the turn can be called only when three cards are left")
+    left = sorted(r for r, c in enumerate(view.remaining) for _ in range(c))
+    if len(set(left)) == 1:
+        raise illegal("three cards of one rank: calling the turn is not offered")
+    if sorted(bet.order) != left:
+        raise illegal(f"the order must be an arrangement of the cards left {left}")
+    return bet
 
 
 def play_deal(
@@ -113,6 +120,7 @@ def play_deal(
         remaining[cards[0]] -= 1
         pos = 1
     result = DealResult(initial=progression.unit)
+    ledger = Ledger()
     last: tuple[int, int] | None = None
     decide = strategy.decide
     for turn in range(rules.n_turns):
@@ -133,10 +141,12 @@ def play_deal(
         for raw in bets or ():
             bet = _check_bet(raw, view, strategy, situation)
             stake = bet.units * unit
+            ledger.transfer(PLAYER, LAYOUT, stake)
             split = False
             if isinstance(bet, RankBet):
                 settled = settle_rank(bet, loser, winner, void, rules)
-                if settled is None:
+                if settled is None:  # no action: the stake comes back (named again next turn)
+                    ledger.transfer(LAYOUT, PLAYER, stake)
                     continue
                 per_unit, split = settled
             elif isinstance(bet, HighCardBet):
@@ -144,7 +154,13 @@ def play_deal(
             else:
                 per_unit = call_turn_payout(bet.order, (loser, winner, cards[pos + 2]), rules)
             net = per_unit * stake
-            result.net += net
+            # The stake comes off the layout to whoever it belongs to; the bank pays winnings.
+            if net >= 0:
+                ledger.transfer(LAYOUT, PLAYER, stake)
+                ledger.transfer(BANK, PLAYER, net)
+            else:
+                ledger.transfer(LAYOUT, BANK, -net)
+                ledger.transfer(LAYOUT, PLAYER, stake + net)
             result.wagered += stake
             result.decisions += 1
             result.splits += split
@@ -153,4 +169,7 @@ def play_deal(
         remaining[winner] -= 1
         last = (loser, winner)
         pos += 2
+    result.net = ledger.balance(PLAYER)
+    result.bank_net = ledger.balance(BANK)
+    result.layout_left = ledger.balance(LAYOUT)
     return result

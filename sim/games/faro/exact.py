@@ -134,7 +134,7 @@ def call_turn_odds(last_three: tuple[int, ...], rules: FaroRules) -> BetOdds | N
     orders = 6 if distinct == 3 else 3
     pays = rules.call_turn_pays if distinct == 3 else rules.cat_hop_pays
     p = 1 / orders
-    return BetOdds(p, 1 - p, 0.0, 0.0, p * pays - (1 - p))
+    return BetOdds(p, 1 - p, 0.0, 0.0, (pays + 1) / orders - 1)
 
 
 # ------------------------------------------------------------------------ whole deals

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 from sim.games.faro.rules import FaroRules
-from sim.progression import ProgressionSpec, advance
+from sim.progression import FLAT, ProgressionSpec, advance
 from sim.stats import Stats
 from sim.xoshiro import shuffle_in_place
 
@@ -52,7 +52,8 @@ class FaroTable:
 
 
 def _arrays(table: FaroTable, rules: FaroRules):
-    """The table as the kernel's arrays, with slots listed by rank (CSR)."""
+    """The table as the kernel's arrays: slots listed by rank (CSR), stakes by cards left,
+    and each slot's covered cards in a full pack."""
     n_slots = len(table.masks)
     most = rules.max_per_rank * 13 + 1
     stakes = np.zeros((n_slots, most), dtype=np.float64)
@@ -66,26 +67,65 @@ def _arrays(table: FaroTable, rules: FaroRules):
     flat = np.array([b for x in slot_lists for b in x], dtype=np.int64)
     masks = np.array(table.masks, dtype=np.int64)
     coppered = np.array(table.coppered, dtype=np.bool_)
-    return masks, coppered, stakes, starts, flat
+    totals = rules.rank_totals()
+    covered = np.array([sum(int(totals[r]) for r in range(13) if m >> r & 1)
+                        for m in table.masks], dtype=np.int64)
+    return masks, coppered, stakes, starts, flat, covered
+
+
+def by_rank(table: FaroTable) -> bool:
+    """The table bets single ranks, each in one slot at most: the fast path can play it."""
+    return all(m & (m - 1) == 0 for m in table.masks) and len(set(table.masks)) == len(
+        table.masks)
 
 
 @numba.njit(cache=True)
-def _play_deal(order, base_counts, soda, n_turns, has_hock, last_winner_void, split_take,
-               call_pays, cat_hop_pays, pair_loses_half, masks, coppered, stakes, slot_start,
-               slot_flat, high, call, prog, unit, streak, covered, decided):
-    """Play one shuffled deal; return (net, wagered, splits, decisions, unit, streak)."""
+def _high_card(loser, winner, pair_loses_half):
+    """Net per unit of a high-card bet (ace low)."""
+    if winner > loser:
+        return 1.0
+    if winner < loser:
+        return -1.0
+    return -0.5 if pair_loses_half else 0.0
+
+
+@numba.njit(cache=True)
+def _call_turn(a, c, h, call_pays, cat_hop_pays):
+    """(offered, net per unit) of calling the last turn in ascending order."""
+    if a == c and c == h:
+        return False, 0.0
+    lo = min(a, min(c, h))
+    hi = max(a, max(c, h))
+    if a == lo and h == hi and c == a + c + h - lo - hi:
+        return True, cat_hop_pays if (a == c or c == h) else call_pays
+    return True, -1.0
+
+
+@numba.njit(cache=True)
+def _play_deal(order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
+               base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
+               counts, decided):
+    """Play one shuffled deal; return (net, wagered, splits, decisions, unit, streak).
+
+    ``fast``: flat stakes on single ranks, read from ``rank_stakes[rank, cards left]`` and
+    ``rank_sign`` (+1 to win, -1 coppered); outcomes computed arithmetically, since they are
+    random and branches on them would be mispredicted. Otherwise the slots covering the
+    turn's cards are decided in slot order, moving the progression after each decision, as
+    the reference path does.
+    """
+    soda, n_turns, has_hock, last_winner_void, pair_loses_half = (
+        rule_i[0], rule_i[1], rule_i[2], rule_i[3], rule_i[4])
+    split_take, call_pays, cat_hop_pays = rule_f[0], rule_f[1], rule_f[2]
     pk, pbase, pcap, pwins = prog
-    n_slots = masks.shape[0]
-    for b in range(n_slots):
-        covered[b] = 0
-        for r in range(13):
-            if masks[b] >> r & 1:
-                covered[b] += base_counts[r]
+    counts[:] = base_covered  # per rank on the fast path, per slot otherwise
     pos = 0
     if soda:
         r = order[0]
-        for i in range(slot_start[r], slot_start[r + 1]):
-            covered[slot_flat[i]] -= 1
+        if fast:
+            counts[r] -= 1
+        else:
+            for i in range(slot_start[r], slot_start[r + 1]):
+                counts[slot_flat[i]] -= 1
         pos = 1
     net = 0.0
     wagered = 0.0
@@ -94,95 +134,95 @@ def _play_deal(order, base_counts, soda, n_turns, has_hock, last_winner_void, sp
     for t in range(n_turns):
         loser = order[pos]
         winner = order[pos + 1]
-        void = last_winner_void and t == n_turns - 1
+        void = last_winner_void != 0 and t == n_turns - 1
         turn_unit = unit
-        # Slots with action this turn: those covering the loser or the winner.
-        n_dec = 0
-        for i in range(slot_start[loser], slot_start[loser + 1]):
-            decided[n_dec] = slot_flat[i]
-            n_dec += 1
-        if not void:
-            for i in range(slot_start[winner], slot_start[winner + 1]):
-                b = slot_flat[i]
-                if not (masks[b] >> loser & 1):
-                    decided[n_dec] = b
-                    n_dec += 1
-        # Decide in slot order, as the reference path does (it matters for progressions).
-        for i in range(1, n_dec):
-            x = decided[i]
-            j = i - 1
-            while j >= 0 and decided[j] > x:
-                decided[j + 1] = decided[j]
-                j -= 1
-            decided[j + 1] = x
-        for i in range(n_dec):
-            b = decided[i]
-            k = covered[b]
-            stake = stakes[b, k] * turn_unit
-            if stake <= 0.0:
-                continue
-            lose_in = (masks[b] >> loser) & 1 == 1
-            win_in = (not void) and (masks[b] >> winner) & 1 == 1
-            if lose_in and win_in:
-                if loser != winner:
-                    continue
-                res = -split_take * stake
-                splits += 1
-            elif win_in:
-                res = -stake if coppered[b] else stake
+        if fast:
+            s_lose = rank_stakes[loser, counts[loser]] * turn_unit
+            s_win = rank_stakes[winner, counts[winner]] * turn_unit
+            if loser == winner and not void:
+                net -= split_take * s_lose
+                if s_lose > 0.0:
+                    wagered += s_lose
+                    decisions += 1
+                    splits += 1
             else:
-                res = stake if coppered[b] else -stake
-            net += res
-            wagered += stake
-            decisions += 1
-            unit, streak = advance(pk, pbase, pcap, pwins, unit, streak, res)
+                live = 0.0 if void else 1.0
+                s_win *= live
+                net += rank_sign[winner] * s_win - rank_sign[loser] * s_lose
+                wagered += s_lose + s_win
+                decisions += (1 if s_lose > 0.0 else 0) + (1 if s_win > 0.0 else 0)
+            counts[loser] -= 1
+            counts[winner] -= 1
+        else:
+            n_dec = 0
+            for i in range(slot_start[loser], slot_start[loser + 1]):
+                decided[n_dec] = slot_flat[i]
+                n_dec += 1
+            if not void:
+                for i in range(slot_start[winner], slot_start[winner + 1]):
+                    b = slot_flat[i]
+                    if not (masks[b] >> loser & 1):
+                        decided[n_dec] = b
+                        n_dec += 1
+            for i in range(1, n_dec):  # insertion sort: a handful of slots
+                x = decided[i]
+                j = i - 1
+                while j >= 0 and decided[j] > x:
+                    decided[j + 1] = decided[j]
+                    j -= 1
+                decided[j + 1] = x
+            for i in range(n_dec):
+                b = decided[i]
+                stake = stakes[b, counts[b]] * turn_unit
+                if stake <= 0.0:
+                    continue
+                lose_in = (masks[b] >> loser) & 1 == 1
+                win_in = (not void) and (masks[b] >> winner) & 1 == 1
+                if lose_in and win_in:
+                    if loser != winner:
+                        continue  # two covered ranks: no action
+                    res = -split_take * stake
+                    splits += 1
+                elif win_in:
+                    res = -stake if coppered[b] else stake
+                else:
+                    res = stake if coppered[b] else -stake
+                net += res
+                wagered += stake
+                decisions += 1
+                unit, streak = advance(pk, pbase, pcap, pwins, unit, streak, res)
+            for i in range(slot_start[loser], slot_start[loser + 1]):
+                counts[slot_flat[i]] -= 1
+            for i in range(slot_start[winner], slot_start[winner + 1]):
+                counts[slot_flat[i]] -= 1
         if high > 0.0 and not void:
             stake = high * turn_unit
-            if winner > loser:
-                res = stake
-            elif winner < loser:
-                res = -stake
-            else:
-                res = -0.5 * stake if pair_loses_half else 0.0
+            res = _high_card(loser, winner, pair_loses_half) * stake
             net += res
             wagered += stake
             decisions += 1
             unit, streak = advance(pk, pbase, pcap, pwins, unit, streak, res)
         if call > 0.0 and has_hock and t == n_turns - 1:
-            a = order[pos]
-            c = order[pos + 1]
-            h = order[pos + 2]
-            if not (a == c and c == h):
-                lo = min(a, min(c, h))
-                hi = max(a, max(c, h))
-                mid = a + c + h - lo - hi
+            offered, per_unit = _call_turn(order[pos], order[pos + 1], order[pos + 2],
+                                           call_pays, cat_hop_pays)
+            if offered:
                 stake = call * turn_unit
-                if a == lo and c == mid and h == hi:
-                    pays = cat_hop_pays if (a == c or c == h) else call_pays
-                    res = pays * stake
-                else:
-                    res = -stake
-                net += res
+                net += per_unit * stake
                 wagered += stake
                 decisions += 1
-                unit, streak = advance(pk, pbase, pcap, pwins, unit, streak, res)
-        for i in range(slot_start[loser], slot_start[loser + 1]):
-            covered[slot_flat[i]] -= 1
-        for i in range(slot_start[winner], slot_start[winner + 1]):
-            covered[slot_flat[i]] -= 1
+                unit, streak = advance(pk, pbase, pcap, pwins, unit, streak, per_unit * stake)
         pos += 2
     return net, wagered, splits, decisions, unit, streak
 
 
 @numba.njit(cache=True)
-def _simulate(n_deals, state, pack, base_counts, soda, n_turns, has_hock, last_winner_void,
-              split_take, call_pays, cat_hop_pays, pair_loses_half, masks, coppered, stakes,
-              slot_start, slot_flat, high, call, prog):
+def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slot_start,
+              slot_flat, base_covered, fast, rank_stakes, rank_sign, high, call, prog):
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8, dtype=np.float64)
     hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
     counters = np.zeros(2, dtype=np.float64)
-    covered = np.zeros(masks.shape[0], dtype=np.int64)
+    counts = np.zeros(base_covered.shape[0], dtype=np.int64)
     decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
     order = pack.copy()
     unit = prog[1]
@@ -191,9 +231,9 @@ def _simulate(n_deals, state, pack, base_counts, soda, n_turns, has_hock, last_w
         shuffle_in_place(order, state)
         initial = unit
         net, wagered, splits, decisions, unit, streak = _play_deal(
-            order, base_counts, soda, n_turns, has_hock, last_winner_void, split_take,
-            call_pays, cat_hop_pays, pair_loses_half, masks, coppered, stakes, slot_start,
-            slot_flat, high, call, prog, unit, streak, covered, decided)
+            order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
+            base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
+            counts, decided)
         if net > 0.0:
             outcomes[0] += 1
         elif net < 0.0:
@@ -216,17 +256,48 @@ def _simulate(n_deals, state, pack, base_counts, soda, n_turns, has_hock, last_w
     return outcomes, sums, hist, counters
 
 
-def _rule_args(rules: FaroRules):
-    return (
-        rules.soda, rules.n_turns, rules.has_hock, rules.last_winner_void,
-        float(rules.split_take), float(rules.call_turn_pays), float(rules.cat_hop_pays),
-        rules.high_card_pair == "lose-half",
-    )
+@numba.njit(cache=True)
+def _play_orders(orders, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
+                 base_covered, fast, rank_stakes, rank_sign, high, call, prog):
+    counts = np.zeros(base_covered.shape[0], dtype=np.int64)
+    decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
+    out = np.empty((orders.shape[0], 3), dtype=np.float64)
+    unit = prog[1]
+    streak = 0
+    for i in range(orders.shape[0]):
+        initial = unit
+        net, wagered, _, _, unit, streak = _play_deal(
+            orders[i], rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
+            base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
+            counts, decided)
+        out[i, 0] = net
+        out[i, 1] = initial
+        out[i, 2] = wagered
+    return out
 
 
-def _prog_tuple(progression: ProgressionSpec):
-    return (progression.kind, float(progression.base), float(progression.cap),
+def _kernel_args(rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
+                 fast: bool | None = None) -> tuple:
+    """Everything the kernel reads, after the pack or the orders."""
+    masks, coppered, stakes, starts, flat, covered = _arrays(table, rules)
+    if fast is None:
+        fast = progression.kind == FLAT and by_rank(table)
+    rank_stakes = np.zeros((13, stakes.shape[1]), dtype=np.float64)
+    rank_sign = np.ones(13, dtype=np.float64)
+    if fast:
+        covered = rules.rank_totals().astype(np.int64)
+        for b, mask in enumerate(table.masks):
+            r = mask.bit_length() - 1
+            rank_stakes[r] = stakes[b]
+            rank_sign[r] = -1.0 if coppered[b] else 1.0
+    rule_i = np.array([rules.soda, rules.n_turns, rules.has_hock, rules.last_winner_void,
+                       rules.high_card_pair == "lose-half"], dtype=np.int64)
+    rule_f = np.array([rules.split_take, rules.call_turn_pays, rules.cat_hop_pays],
+                      dtype=np.float64)
+    prog = (progression.kind, float(progression.base), float(progression.cap),
             progression.wins_to_reset)
+    return (rule_i, rule_f, masks, coppered, stakes, starts, flat, covered, fast,
+            rank_stakes, rank_sign, float(table.high_card), float(table.call_turn), prog)
 
 
 def simulate_table(
@@ -237,45 +308,23 @@ def simulate_table(
     state: np.ndarray,
 ) -> Stats:
     """Play ``deals`` deals on the kernel, advancing the xoshiro ``state`` in place."""
-    masks, coppered, stakes, starts, flat = _arrays(table, rules)
-    pack = rules.pack_ranks()
     outcomes, sums, hist, counters = _simulate(
-        deals, state, pack, rules.rank_totals(), *_rule_args(rules), masks, coppered, stakes,
-        starts, flat, float(table.high_card), float(table.call_turn), _prog_tuple(progression))
+        deals, state, rules.pack_ranks(), *_kernel_args(rules, table, progression))
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
     return Stats.from_arrays(deals, outcomes, sums, values, hist,
                              {"splits": counters[0], "decisions": counters[1]})
 
 
-@numba.njit(cache=True)
-def _play_orders(orders, base_counts, soda, n_turns, has_hock, last_winner_void, split_take,
-                 call_pays, cat_hop_pays, pair_loses_half, masks, coppered, stakes, slot_start,
-                 slot_flat, high, call, prog):
-    covered = np.zeros(masks.shape[0], dtype=np.int64)
-    decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
-    out = np.empty((orders.shape[0], 3), dtype=np.float64)
-    unit = prog[1]
-    streak = 0
-    for i in range(orders.shape[0]):
-        initial = unit
-        net, wagered, _, _, unit, streak = _play_deal(
-            orders[i], base_counts, soda, n_turns, has_hock, last_winner_void, split_take,
-            call_pays, cat_hop_pays, pair_loses_half, masks, coppered, stakes, slot_start,
-            slot_flat, high, call, prog, unit, streak, covered, decided)
-        out[i, 0] = net
-        out[i, 1] = initial
-        out[i, 2] = wagered
-    return out
-
-
 def play_ordered_deals(
-    rules: FaroRules, table: FaroTable, progression: ProgressionSpec, orders: np.ndarray
+    rules: FaroRules,
+    table: FaroTable,
+    progression: ProgressionSpec,
+    orders: np.ndarray,
+    fast: bool | None = None,
 ) -> np.ndarray:
     """(net, initial stake, wagered) of each deal of the given rank orders, one per row, the
     progression carried from deal to deal: exact enumeration over all orderings of small
-    packs, and tests comparing the kernel with the reference path deal by deal."""
-    masks, coppered, stakes, starts, flat = _arrays(table, rules)
-    return _play_orders(
-        np.ascontiguousarray(orders, dtype=np.int8), rules.rank_totals(), *_rule_args(rules),
-        masks, coppered, stakes, starts, flat, float(table.high_card), float(table.call_turn),
-        _prog_tuple(progression))
+    packs, and tests comparing the kernel with the reference path deal by deal. ``fast``
+    forces (False) the general path where the fast one would be taken."""
+    return _play_orders(np.ascontiguousarray(orders, dtype=np.int8),
+                        *_kernel_args(rules, table, progression, fast))
