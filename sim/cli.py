@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -93,9 +94,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     frame = report.write_all(result, out_dir, seconds, args.jobs)
     print(_short_table(frame))
-    print(f"\n{exp.rounds * len(exp.variants) * len(exp.strategies):,} rounds in "
+    print(f"\n{sum(c.rounds for c in runner.plan(exp)):,} rounds in "
           f"{seconds:.1f} s; report, summary, manifest and charts in {out_dir}/")
     return 0
+
+
+def _number(value: float | None) -> float:
+    """NaN for a missing value; +0.0 for -0.0 (a zero edge is no edge)."""
+    return math.nan if value is None else float(value) + 0.0
 
 
 def _cmd_exact(args: argparse.Namespace) -> int:
@@ -112,10 +118,10 @@ def _cmd_exact(args: argparse.Namespace) -> int:
             value = game.exact(variant.rules, spec.build(exp.game), spec.progression)
             rows.append({
                 "variant": variant.name, "strategy": spec.name,
-                "mean_net": value.mean_net if value else math.nan,
-                "exact_edge": (value.edge_per_initial_bet if value else None) or math.nan,
+                "mean_net": _number(value.mean_net if value else None),
+                "exact_edge": _number(value.edge_per_initial_bet if value else None),
                 "exact_edge_per_total_wagered":
-                    (value.edge_per_total_wagered if value else None) or math.nan,
+                    _number(value.edge_per_total_wagered if value else None),
             })
     frame = pd.DataFrame(rows)
     with pd.option_context("display.width", 160, "display.max_columns", 20,
@@ -165,7 +171,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``houseedge`` command; returns the exit code."""
     try:
-        args = _parser().parse_args(argv)
+        parser = _parser()
+        # key=value overrides may stand anywhere among the options.
+        args, extra = parser.parse_known_args(argv)
+        if extra and (not hasattr(args, "overrides") or any(e.startswith("-") for e in extra)):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        if extra:
+            args.overrides = [*args.overrides, *extra]
         command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
                    "bench": _cmd_bench}[args.command]
         return command(args)
@@ -175,6 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyError as exc:  # unknown game name on the command line
         print(f"houseedge: error: {exc.args[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # output piped into head or a pager that quit
+        sys.stdout = open(os.devnull, "w")
+        return 0
 
 
 if __name__ == "__main__":

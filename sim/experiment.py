@@ -21,6 +21,7 @@ A file looks like::
     name = "flat king"               # optional label
     params = { ranks = "K" }
     progression = "martingale"       # or { name = "martingale", cap = 64 }
+    rounds = 50_000                  # optional: this strategy's own count (a slow one)
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from strategies.betting import progression_spec
 
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
             "variants", "strategies"}
-STRATEGY_KEYS = {"use", "name", "params", "progression"}
+STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
 MAX_SEED = 2**63 - 1
 
@@ -65,6 +66,7 @@ class StrategySpec:
     params: Mapping[str, Any]
     progression: ProgressionSpec
     base_dir: str
+    rounds: int | None = None  # overrides the experiment's rounds for this strategy
 
     def build(self, game: str) -> Any:
         """The strategy instance (import and construct)."""
@@ -102,15 +104,16 @@ class _Checker:
         return InputError(f"{self.source}: {key}: {message}")
 
     def integer(self, data: Mapping[str, Any], key: str, default: int | None, low: int,
-                high: int | None = None) -> int:
+                high: int | None = None, path: str | None = None) -> int:
         value = data.get(key, default)
+        path = path or key
         if value is None:
-            raise self.error(key, "missing (expected an integer)")
+            raise self.error(path, "missing (expected an integer)")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(key, f"expected an integer, got {value!r}")
+            raise self.error(path, f"expected an integer, got {value!r}")
         if value < low or (high is not None and value > high):
             bound = f"{low}..{high}" if high is not None else f">= {low}"
-            raise self.error(key, f"expected an integer {bound}, got {value}")
+            raise self.error(path, f"expected an integer {bound}, got {value}")
         return value
 
     def string(self, data: Mapping[str, Any], key: str, path: str, default: str | None = None
@@ -201,7 +204,9 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
     name = entry.get("name", use if ":" not in use else use.rpartition(":")[2])
     if not isinstance(name, str) or not name:
         raise chk.error(f"{path}.name", f"expected a non-empty string, got {name!r}")
-    spec = StrategySpec(name, use, dict(params), progression, str(base_dir))
+    rounds = (chk.integer(entry, "rounds", None, 1, path=f"{path}.rounds")
+              if "rounds" in entry else None)
+    spec = StrategySpec(name, use, dict(params), progression, str(base_dir), rounds)
     try:
         strategy = spec.build(game.name)
     except LookupError as exc:
@@ -266,7 +271,8 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experimen
         "seed": seed, "chunk_rounds": chunk,
         "variants": {v.name: {"preset": v.preset, **v.overrides} for v in variants},
         "strategies": [{"name": s.name, "use": s.use, "params": dict(s.params),
-                        "progression": s.progression.__dict__} for s in strategies],
+                        "progression": s.progression.__dict__,
+                        **({"rounds": s.rounds} if s.rounds else {})} for s in strategies],
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
                       strategies, source, resolved)

@@ -34,7 +34,7 @@ CORE_COLUMNS = [
 
 
 def _nan_if_none(x: float | None) -> float:
-    return math.nan if x is None else float(x)
+    return math.nan if x is None else float(x) + 0.0  # +0.0 turns -0.0 into 0.0
 
 
 def stats_row(stats: Stats) -> dict[str, float]:
@@ -178,7 +178,8 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "",
         exp.description or game.description,
         "",
-        f"Game `{exp.game}`; {exp.rounds:,} {game.round_name}s per variant and strategy; "
+        f"Game `{exp.game}`; {exp.rounds:,} {game.round_name}s per variant and strategy "
+        "(unless a strategy sets its own); "
         f"seed {exp.seed}; chunks of {exp.chunk_rounds:,}; {seconds:.1f} s.",
         "",
         "Edges are the house's (positive: the house wins), per initial stake and per total "

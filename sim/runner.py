@@ -61,13 +61,13 @@ class RunResult:
 def plan(experiment: Experiment) -> list[Chunk]:
     """Every chunk of the experiment (the last chunk of a pair may be short)."""
     size = experiment.chunk_rounds
-    count = -(-experiment.rounds // size)
-    return [
-        Chunk(v, s, c, min(size, experiment.rounds - c * size))
-        for v in range(len(experiment.variants))
-        for s in range(len(experiment.strategies))
-        for c in range(count)
-    ]
+    chunks = []
+    for v in range(len(experiment.variants)):
+        for s, strategy in enumerate(experiment.strategies):
+            rounds = strategy.rounds or experiment.rounds
+            chunks += [Chunk(v, s, c, min(size, rounds - c * size))
+                       for c in range(-(-rounds // size))]
+    return chunks
 
 
 _BUILT: dict[str, Any] = {}

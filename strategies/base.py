@@ -150,6 +150,7 @@ class FunctionStrategy:
 
     def __init__(self, function: Callable[[Any, Any], Any]) -> None:
         self.function = function
+        self.name = getattr(function, "__name__", "function")
         self.__doc__ = function.__doc__
 
     def decide(self, view: Any, rng: Any) -> Any:

@@ -67,9 +67,13 @@ def call_turn_payout(order: tuple[int, int, int], last_three: tuple[int, int, in
     return -1.0
 
 
-def _check_bet(bet: object, view: FaroView, strategy: object, situation: str) -> FaroBet:
+def _situation(view: FaroView) -> str:
+    return f"before turn {view.turn + 1} of {view.turns}, cards left {view.remaining}"
+
+
+def _check_bet(bet: object, view: FaroView, strategy: object) -> FaroBet:
     def illegal(why: str) -> IllegalActionError:
-        return IllegalActionError(strategy, bet, situation, why)
+        return IllegalActionError(strategy, bet, _situation(view), why)
 
     if not isinstance(bet, (RankBet, HighCardBet, CallTurnBet)):
         raise illegal("not a faro bet (RankBet, HighCardBet or CallTurnBet)")
@@ -123,23 +127,23 @@ def play_deal(
     ledger = Ledger()
     last: tuple[int, int] | None = None
     decide = strategy.decide
-    for turn in range(rules.n_turns):
+    n_turns = rules.n_turns
+    for turn in range(n_turns):
         loser, winner = cards[pos], cards[pos + 1]
-        void = rules.winner_void(turn)
+        void = rules.last_winner_void and turn == n_turns - 1
         cards_left = len(cards) - pos
         view = FaroView(
-            turn=turn, turns=rules.n_turns, remaining=tuple(remaining), cards_left=cards_left,
+            turn=turn, turns=n_turns, remaining=tuple(remaining), cards_left=cards_left,
             last_turn=last, winner_void=void, can_call_turn=cards_left == 3,
             unit=progression.unit,
         )
-        situation = f"before turn {turn + 1} of {rules.n_turns}, cards left {view.remaining}"
         try:
             bets: Iterable[object] | None = decide(view, rng)
         except Exception as exc:  # a user strategy's bug is reported as such
-            raise StrategyFailedError(strategy, situation, exc) from exc
+            raise StrategyFailedError(strategy, _situation(view), exc) from exc
         unit = progression.unit
         for raw in bets or ():
-            bet = _check_bet(raw, view, strategy, situation)
+            bet = _check_bet(raw, view, strategy)
             stake = bet.units * unit
             ledger.transfer(PLAYER, LAYOUT, stake)
             split = False

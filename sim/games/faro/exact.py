@@ -6,11 +6,15 @@ of any bet from any state. Second, the cards left before turn t are a uniformly 
 the pack, so the expectation of a whole deal is a sum over turns of hypergeometric averages of
 the one-turn expectations (linearity), for any strategy whose stakes depend on the counts of
 the ranks it bets on: flat bets, case bets, coppering, high card and calling the turn.
+
+All arithmetic is in exact fractions, rounded to floats only at the end: the values are right to
+the last digit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
@@ -39,7 +43,7 @@ class BetOdds:
     @property
     def edge_per_decided(self) -> float:
         """House edge per bet that reaches a decision (NaN if none can)."""
-        return -self.ev / self.decided if self.decided > 0 else float("nan")
+        return -self.ev / self.decided + 0.0 if self.decided > 0 else float("nan")
 
 
 def _void_turn(n: int, rules: FaroRules) -> bool:
@@ -47,11 +51,13 @@ def _void_turn(n: int, rules: FaroRules) -> bool:
     return rules.last_winner_void and n in (2, 3)
 
 
-def _odds(win: float, lose: float, split: float, coppered: bool, split_take: float) -> BetOdds:
+def _odds(win: Fraction, lose: Fraction, split: Fraction, coppered: bool,
+          split_take: float) -> BetOdds:
     if coppered:
         win, lose = lose, win
-    none = max(0.0, 1.0 - win - lose - split)
-    return BetOdds(win, lose, split, none, win - lose - split_take * split)
+    none = 1 - win - lose - split
+    ev = win - lose - Fraction(split_take) * split
+    return BetOdds(float(win), float(lose), float(split), float(none), float(ev))
 
 
 def turn_odds(counts: tuple[int, ...], n: int, rules: FaroRules, coppered: bool = False) -> BetOdds:
@@ -63,33 +69,35 @@ def turn_odds(counts: tuple[int, ...], n: int, rules: FaroRules, coppered: bool 
         rules: the variant (old pharo's void last card, the split rule).
         coppered: the bet is to lose.
     """
+    zero = Fraction(0)
     if n < 2:
-        return _odds(0.0, 0.0, 0.0, coppered, rules.split_take)
+        return _odds(zero, zero, zero, coppered, rules.split_take)
     k = sum(counts)
     if _void_turn(n, rules):
-        return _odds(0.0, k / n, 0.0, coppered, rules.split_take)
+        return _odds(zero, Fraction(k, n), zero, coppered, rules.split_take)
     pairs = n * (n - 1)
-    one_sided = k * (n - k) / pairs
-    split = sum(c * (c - 1) for c in counts) / pairs
+    one_sided = Fraction(k * (n - k), pairs)
+    split = Fraction(sum(c * (c - 1) for c in counts), pairs)
     return _odds(one_sided, one_sided, split, coppered, rules.split_take)
 
 
 @lru_cache(maxsize=None)
-def _resolved(counts: tuple[int, ...], n: int, void_last: bool) -> tuple[float, float, float]:
+def _resolved(counts: tuple[int, ...], n: int, void_last: bool
+              ) -> tuple[Fraction, Fraction, Fraction]:
     """(win, lose, split) of a bet to win left until resolved; counts sorted, no zeros."""
     k = sum(counts)
     if n < 2 or k == 0:
-        return 0.0, 0.0, 0.0
+        return Fraction(0), Fraction(0), Fraction(0)
     if void_last and n in (2, 3):
-        return 0.0, k / n, 0.0
+        return Fraction(0), Fraction(k, n), Fraction(0)
     pairs = n * (n - 1)
     other = n - k
-    win = k * other / pairs
+    win = Fraction(k * other, pairs)
     lose = win
-    split = sum(c * (c - 1) for c in counts) / pairs
+    split = Fraction(sum(c * (c - 1) for c in counts), pairs)
     # Neither card covered: the same bet, two cards fewer.
     if other >= 2:
-        p = other * (other - 1) / pairs
+        p = Fraction(other * (other - 1), pairs)
         w, l_, s = _resolved(counts, n - 2, void_last)
         win, lose, split = win + p * w, lose + p * l_, split + p * s
     # Two covered cards of different ranks: no action, the bet stands.
@@ -99,7 +107,7 @@ def _resolved(counts: tuple[int, ...], n: int, void_last: bool) -> tuple[float, 
                 nxt = list(counts)
                 nxt[i] -= 1
                 nxt[j] -= 1
-                p = ci * cj / pairs
+                p = Fraction(ci * cj, pairs)
                 w, l_, s = _resolved(tuple(sorted((c for c in nxt if c), reverse=True)), n - 2,
                                      void_last)
                 win, lose, split = win + p * w, lose + p * l_, split + p * s
@@ -118,12 +126,11 @@ def resolved_odds(
 def high_card_odds(remaining: tuple[int, ...], rules: FaroRules) -> BetOdds:
     """Odds of a high-card bet on the next turn, given the cards left of each rank."""
     n = sum(remaining)
-    pairs = n * (n - 1)
-    same = sum(c * (c - 1) for c in remaining) / pairs
-    higher = (1.0 - same) / 2
+    same = Fraction(sum(c * (c - 1) for c in remaining), n * (n - 1))
+    higher = float((1 - same) / 2)
     if rules.high_card_pair == "push":
-        return BetOdds(higher, higher, 0.0, same, 0.0)
-    return BetOdds(higher, higher, same, 0.0, -0.5 * same)
+        return BetOdds(higher, higher, 0.0, float(same), 0.0)
+    return BetOdds(higher, higher, float(same), 0.0, float(-same / 2))
 
 
 def call_turn_odds(last_three: tuple[int, ...], rules: FaroRules) -> BetOdds | None:
@@ -132,9 +139,8 @@ def call_turn_odds(last_three: tuple[int, ...], rules: FaroRules) -> BetOdds | N
     if distinct == 1:
         return None
     orders = 6 if distinct == 3 else 3
-    pays = rules.call_turn_pays if distinct == 3 else rules.cat_hop_pays
-    p = 1 / orders
-    return BetOdds(p, 1 - p, 0.0, 0.0, (pays + 1) / orders - 1)
+    pays = Fraction(rules.call_turn_pays if distinct == 3 else rules.cat_hop_pays)
+    return BetOdds(1 / orders, 1 - 1 / orders, 0.0, 0.0, float((pays + 1) / orders - 1))
 
 
 # ------------------------------------------------------------------------ whole deals
@@ -151,7 +157,7 @@ def _covered_distribution(totals: list[int], n_total: int, n_left: int):
         weights = nxt
     rest = n_total - sum(totals)
     denom = comb(n_total, n_left)
-    return [(k, q, w * comb(rest, n_left - k) / denom) for (k, q), w in weights.items()
+    return [(k, q, Fraction(w * comb(rest, n_left - k), denom)) for (k, q), w in weights.items()
             if 0 <= n_left - k <= rest]
 
 
@@ -162,42 +168,44 @@ def deal_value(rules: FaroRules, table: FaroTable, progression: ProgressionSpec)
     totals = rules.rank_totals()
     n_total = int(totals.sum())
     first = n_total - int(rules.soda)
-    net = wagered = 0.0
+    net = wagered = Fraction(0)
+    split_take = Fraction(rules.split_take)
     for mask, coppered, stakes in zip(table.masks, table.coppered, table.stakes):
         covered = [int(totals[r]) for r in range(13) if mask >> r & 1]
         for turn in range(rules.n_turns):
             n = first - 2 * turn
             void = _void_turn(n, rules)
             for k, q, p in _covered_distribution(covered, n_total, n):
-                stake = stakes[min(k, len(stakes) - 1)]
+                stake = Fraction(stakes[min(k, len(stakes) - 1)])
                 if not stake or not p or not k:
                     continue
                 if void:
-                    decided = k / n
+                    decided = Fraction(k, n)
                     ev = decided if coppered else -decided
                 else:
-                    split = q / (n * (n - 1))
-                    decided = 2 * k * (n - k) / (n * (n - 1)) + split
-                    ev = -rules.split_take * split
+                    split = Fraction(q, n * (n - 1))
+                    decided = Fraction(2 * k * (n - k), n * (n - 1)) + split
+                    ev = -split_take * split
                 net += p * stake * ev
                 wagered += p * stake * decided
     if table.high_card:
-        pair = sum(int(c) * (int(c) - 1) for c in totals) / (n_total * (n_total - 1))
+        pair = Fraction(sum(int(c) * (int(c) - 1) for c in totals), n_total * (n_total - 1))
         live_turns = rules.n_turns - int(rules.last_winner_void)
-        loss = 0.5 * pair if rules.high_card_pair == "lose-half" else 0.0
-        net -= table.high_card * live_turns * loss
-        wagered += table.high_card * live_turns
+        loss = pair / 2 if rules.high_card_pair == "lose-half" else Fraction(0)
+        net -= Fraction(table.high_card) * live_turns * loss
+        wagered += Fraction(table.high_card) * live_turns
     if table.call_turn and rules.has_hock:
         three = comb(n_total, 3)
-        triple = sum(comb(int(c), 3) for c in totals) / three
-        cat_hop = sum(comb(int(c), 2) * (n_total - int(c)) for c in totals) / three
-        distinct = 1.0 - triple - cat_hop
-        ev = distinct * ((rules.call_turn_pays + 1) / 6 - 1) + cat_hop * (
-            (rules.cat_hop_pays + 1) / 3 - 1)
-        net += table.call_turn * ev
-        wagered += table.call_turn * (1.0 - triple)
-    base = progression.base
-    return ExactValue(mean_net=net * base, mean_initial_stake=base, mean_total_wagered=wagered * base)
+        triple = Fraction(sum(comb(int(c), 3) for c in totals), three)
+        cat_hop = Fraction(sum(comb(int(c), 2) * (n_total - int(c)) for c in totals), three)
+        distinct = 1 - triple - cat_hop
+        ev = distinct * ((Fraction(rules.call_turn_pays) + 1) / 6 - 1) + cat_hop * (
+            (Fraction(rules.cat_hop_pays) + 1) / 3 - 1)
+        net += Fraction(table.call_turn) * ev
+        wagered += Fraction(table.call_turn) * (1 - triple)
+    base = Fraction(progression.base)
+    return ExactValue(mean_net=float(net * base), mean_initial_stake=float(base),
+                      mean_total_wagered=float(wagered * base))
 
 
 def rank_bet_table(rules: FaroRules) -> "list[dict[str, float]]":
