@@ -31,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="simulate an experiment file; write a report and charts")
     run.add_argument("file", help="experiment file (TOML)")
     run.add_argument("overrides", nargs="*", metavar="key=value",
-                     help="override a key of the file, e.g. rounds=100000 variants.stuss.soda=false")
+                     help="override a key of the file, e.g. rounds=100000 "
+                          "variants.stuss.soda=false")
     run.add_argument("--rounds", help="rounds per variant and strategy")
     run.add_argument("--seed", help="root seed")
     run.add_argument("--jobs", type=int, default=1, help="parallel jobs (-1: all cores)")

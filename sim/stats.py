@@ -159,7 +159,7 @@ class Stats:
         total_stake = s[f"sum_{stake}"]
         if n < 2 or total_stake == 0:
             return math.nan, math.nan
-        edge = -s["sum_net"] / total_stake
+        edge = -s["sum_net"] / total_stake + 0.0  # + 0.0: no "-0.0" edge
         # Residual r = net + edge * stake has mean zero; var(edge) = var(r) / (n * mean_stake^2).
         sum_r2 = (
             s["sum_net2"]

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
-
-import numpy as np
 
 from sim.games.base import ExactValue
 from sim.games.faro.kernel import FaroTable
@@ -81,7 +79,7 @@ def turn_odds(counts: tuple[int, ...], n: int, rules: FaroRules, coppered: bool 
     return _odds(one_sided, one_sided, split, coppered, rules.split_take)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _resolved(counts: tuple[int, ...], n: int, void_last: bool
               ) -> tuple[Fraction, Fraction, Fraction]:
     """(win, lose, split) of a bet to win left until resolved; counts sorted, no zeros."""
@@ -161,7 +159,8 @@ def _covered_distribution(totals: list[int], n_total: int, n_left: int):
             if 0 <= n_left - k <= rest]
 
 
-def deal_value(rules: FaroRules, table: FaroTable, progression: ProgressionSpec) -> ExactValue | None:
+def deal_value(rules: FaroRules, table: FaroTable,
+               progression: ProgressionSpec) -> ExactValue | None:
     """Exact expected net, initial stake and amount wagered of one deal (flat stakes only)."""
     if progression.kind != FLAT:
         return None
@@ -208,7 +207,7 @@ def deal_value(rules: FaroRules, table: FaroTable, progression: ProgressionSpec)
                       mean_total_wagered=float(wagered * base))
 
 
-def rank_bet_table(rules: FaroRules) -> "list[dict[str, float]]":
+def rank_bet_table(rules: FaroRules) -> list[dict[str, float]]:
     """Odds of a single-rank bet to win, for every state of a deal: next turn and until
     resolved, by cards of the rank left (k) and cards left in the box (n)."""
     rows = []

@@ -8,7 +8,6 @@ loses, the second wins); an odd card left at the end is the hock, which has no a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -152,7 +151,7 @@ class CallTurnBet:
     units: float = 1.0
 
 
-FaroBet = Union[RankBet, HighCardBet, CallTurnBet]
+FaroBet = RankBet | HighCardBet | CallTurnBet
 
 
 @dataclass(frozen=True)
