@@ -128,6 +128,24 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
     return fig
 
 
+def line_chart(frame: pd.DataFrame, x: str, y: str, hue: str, ax: Axes | None = None,
+               title: str = "", xlabel: str | None = None, ylabel: str | None = None,
+               percent: bool = False) -> Figure:
+    """One line of ``y`` against ``x`` per value of ``hue`` (an odds chart from a table)."""
+    fig, ax = _axes(ax, (7, 4))
+    scale = 100 if percent else 1
+    for i, (key, rows) in enumerate(frame.groupby(hue, sort=True)):
+        rows = rows.sort_values(x)
+        ax.plot(rows[x], rows[y] * scale, marker="o", ms=3, lw=1.2, color=f"C{i}",
+                label=f"{hue.replace('_', ' ')} {key}")
+    ax.set_xlabel(xlabel or x.replace("_", " "))
+    ax.set_ylabel((ylabel or y.replace("_", " ")) + (", %" if percent else ""))
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig
+
+
 def save(fig: Figure, path: Path, dpi: int = 110) -> None:
     """Save as PNG atomically and free the figure."""
     from sim.runner import write_atomic

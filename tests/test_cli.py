@@ -122,10 +122,13 @@ def test_overrides_reach_lists_and_tables(tmp_path, capsys):
     assert manifest["experiment"]["variants"]["faro"]["split_take"] == 1
 
 
-def test_list_and_exact(capsys):
+def test_list_and_exact(capsys, tmp_path):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "faro" in out and "case-bets" in out and "martingale" in out
-    assert main(["exact", str(ROOT / "experiments" / "faro.toml")]) == 0
+    assert main(["exact", str(ROOT / "experiments" / "faro.toml"), "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "call the turn" in out and "0.194969" in out
+    assert (tmp_path / "old-pharo-rank-bet-edge.png").stat().st_size > 0
+    table = (tmp_path / "faro-rank_bet_by_state.csv").read_text()
+    assert table.count("\n") == 1 + sum(min(4, 51 - 2 * t) for t in range(25))

@@ -100,6 +100,10 @@ class Game(ABC):
         """Game-specific report columns."""
         return {}
 
+    def exact_charts(self, rules: Any) -> dict[str, Any]:
+        """Odds charts of the exact values (name -> matplotlib Figure)."""
+        return {}
+
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""
         return []

@@ -96,6 +96,15 @@ class FaroGame(Game):
             "split_freq": stats.counters.get("splits", 0.0) / decisions if decisions else np.nan,
         }
 
+    def exact_charts(self, rules: FaroRules) -> dict[str, Any]:
+        from sim.charts import line_chart
+
+        table = pd.DataFrame(rank_bet_table(rules))
+        return {"rank-bet-edge": line_chart(
+            table, "turn", "edge_per_decided", "rank_left", percent=True,
+            title="A rank bet left until resolved: the house edge per decided bet",
+            ylabel="house edge per decided bet")}
+
     def bench_cases(self) -> list[BenchCase]:
         rules = FaroRules()
         every_rank = FaroTable(tuple(1 << r for r in range(13)), (False,) * 13,
