@@ -26,6 +26,14 @@ def test_same_report_for_one_and_two_jobs(tmp_path):
         tmp_path / "two" / "convergence.csv").read_text()
 
 
+def test_dask_backend_gives_the_same_report(tmp_path):
+    pytest.importorskip("dask.distributed")
+    assert _run(tmp_path / "local", "--jobs", "1") == 0
+    assert _run(tmp_path / "dask", "--jobs", "2", "--backend", "dask") == 0
+    assert (tmp_path / "local" / "report.csv").read_text() == (
+        tmp_path / "dask" / "report.csv").read_text()
+
+
 def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, capsys):
     assert _run(tmp_path / "full") == 0
     calls = {"n": 0}
