@@ -136,14 +136,14 @@ def _cmd_exact(args: argparse.Namespace) -> int:
             for name, table in game.exact_tables(variant.rules).items():
                 if out:
                     write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
+                if name in game.printed_tables:
+                    print(f"\n# {variant.name}: {name}")
+                    print(table.to_string(index=False))
             if out:
                 from sim.charts import save
 
                 for name, figure in game.exact_charts(variant.rules).items():
                     save(figure, out / f"{variant.name}-{name}.png")
-                if name == "bets":
-                    print(f"\n# {variant.name}: {name}")
-                    print(table.to_string(index=False))
     return 0
 
 

@@ -73,10 +73,20 @@ def build(result: RunResult) -> pd.DataFrame:
             exact_initial = _nan_if_none(exact.edge_per_initial_bet if exact else None)
             exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
             row["exact_edge"] = exact_initial
-            row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stats.stderr)
+            stderr = stats.stderr
+            if exact and exact.sd_net is not None and exact.mean_initial_stake and stats.rounds:
+                # The exact spread: right even when the sample lacks a rare large outcome.
+                stderr = exact.sd_net / math.sqrt(stats.rounds) / exact.mean_initial_stake
+                row["stderr_exact"] = stderr
+            row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stderr)
             row["exact_edge_per_total_wagered"] = exact_total
+            stderr_total = stats.stderr_per_total_wagered
+            if exact and exact.sd_residual_total is not None and exact.mean_total_wagered \
+                    and stats.rounds:
+                stderr_total = (exact.sd_residual_total / math.sqrt(stats.rounds)
+                                / exact.mean_total_wagered)
             row["z_vs_exact_per_total_wagered"] = z_score(
-                stats.edge_per_total_wagered, exact_total, stats.stderr_per_total_wagered)
+                stats.edge_per_total_wagered, exact_total, stderr_total)
             row["path"] = game.engine_path(variant.rules, strategy)
             row.update(game.extra_columns(stats))
             rows.append(row)
@@ -219,9 +229,15 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd
     parquet = write_parquet(frame, out_dir / "report.parquet")
     write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
     write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
+    exp = result.experiment
+    game = games.get(exp.game)
+    extra = game.extra_charts(
+        {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
+         for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
     for name, figure in (("edge.png", charts.edge_chart(frame)),
                          ("outcomes.png", charts.outcome_chart(dist)),
-                         ("convergence.png", charts.convergence_chart(conv, frame))):
+                         ("convergence.png", charts.convergence_chart(conv, frame)),
+                         *extra.items()):
         charts.save(figure, out_dir / name)
     write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
     files = sorted(p.name for p in out_dir.iterdir() if p.is_file())

@@ -8,7 +8,9 @@ from sim.games.base import Game
 
 # name -> module that defines GAME
 _MODULES = {
+    "bonus": "sim.games.bonus",
     "faro": "sim.games.faro",
+    "scratchcard": "sim.games.scratchcard",
 }
 
 

@@ -21,11 +21,22 @@ class ExactValue:
 
     ``mean_initial_stake`` or ``mean_total_wagered`` is None where it has no closed form; the
     edge on that basis is then not reported exactly.
+
+    ``sd_net`` is the exact standard deviation of the net result per round, given by games
+    whose initial stake is the same every round. The report then takes the standard error of
+    ``z_vs_exact`` from it (``sd_net / sqrt(rounds) / mean_initial_stake``): a sample that has
+    not yet met a rare large outcome (a top prize, a completed bonus) underestimates its own
+    spread, and a z-score from the sample SD would flag a correct simulator.
+    ``sd_residual_total`` does the same for ``z_vs_exact_per_total_wagered``: the exact SD of
+    ``net + edge_per_total_wagered x total wagered`` per round (``sd_net`` itself when every
+    round wagers the same).
     """
 
     mean_net: float
     mean_initial_stake: float | None
     mean_total_wagered: float | None
+    sd_net: float | None = None
+    sd_residual_total: float | None = None
 
     @property
     def edge_per_initial_bet(self) -> float | None:
@@ -57,6 +68,7 @@ class Game(ABC):
     round_name: str = "round"
     rules_type: type
     presets: Mapping[str, Any]
+    printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
 
     def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Any:
         """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
@@ -110,4 +122,10 @@ class Game(ABC):
 
     def exact_tables(self, rules: Any) -> dict[str, pd.DataFrame]:
         """Exact odds tables for ``houseedge exact`` (name -> table)."""
+        return {}
+
+    def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
+                     rules: Mapping[str, Any]) -> dict[str, Any]:
+        """Game-specific charts of a run: file name -> matplotlib Figure, from the merged
+        statistics of each (variant, strategy) and the rules of each variant."""
         return {}

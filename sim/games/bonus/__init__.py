@@ -1,0 +1,215 @@
+"""Wagering bonuses: what a bonus is worth to a player under each policy, exactly and by
+simulation, and what it costs the operator.
+
+Terms and the games played: :mod:`.terms`; the integer grid and policy tables: :mod:`.grid`,
+:mod:`.policy`; the exact programme: :mod:`.dp`; simulated players: :mod:`.walk`; the
+operator's view: :mod:`.operator`; charts: :mod:`.charts`.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.errors import InputError
+from sim.games.base import BenchCase, ExactValue, Game
+from sim.games.bonus.dp import BonusValue, evaluate
+from sim.games.bonus.grid import END_NAMES, Grid, PolicyTable
+from sim.games.bonus.terms import (
+    PRESETS,
+    BonusBet,
+    BonusRules,
+    BonusView,
+    PlayedGame,
+    played_game,
+)
+from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
+from sim.progression import FLAT, ProgressionSpec
+from sim.rng import generator, kernel_state
+from sim.stats import Stats
+
+__all__ = [
+    "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Grid",
+    "PlayedGame", "PolicyTable", "grid_for", "played_game", "policy_value", "table_of",
+]
+
+TABLE_STAKES = (1.0, 5.0, 25.0, 100.0)
+
+
+@lru_cache(maxsize=64)
+def grid_for(rules: BonusRules) -> Grid:
+    """The integer grid of some terms (built once per process)."""
+    return Grid.of(rules)
+
+
+def table_of(strategy: Any, grid: Grid) -> PolicyTable | None:
+    """The strategy as a policy table, or None (reference path only).
+
+    Raises:
+        ValueError: the policy asks for something the terms do not allow.
+    """
+    describe = getattr(strategy, "bonus_table", None)
+    return describe(grid) if describe is not None else None
+
+
+_VALUES: dict[tuple, BonusValue] = {}
+
+
+def policy_value(rules: BonusRules, strategy: Any) -> BonusValue | None:
+    """The exact outcome of a policy under some terms (cached per process), or None."""
+    key_of = getattr(strategy, "key", None)
+    key = (rules, key_of()) if key_of is not None else None
+    if key is not None and key in _VALUES:
+        return _VALUES[key]
+    grid = grid_for(rules)
+    table = table_of(strategy, grid)
+    if table is None:
+        return None
+    value = evaluate(grid, table)
+    if key is not None:
+        if len(_VALUES) > 256:
+            _VALUES.clear()
+        _VALUES[key] = value
+    return value
+
+
+def _check_progression(progression: ProgressionSpec) -> None:
+    if progression.kind != FLAT or progression.base != 1.0:
+        raise InputError("progression: stakes are set by the bonus policy (its params); "
+                         "stake progressions do not apply (leave progression out)")
+
+
+def _posterior_sd(k: float, n: int) -> float:
+    # SD of a proportion under a uniform prior: never 0, close to the binomial SE when k is
+    # large; the honest error bar when completions are rare (k = 0 included).
+    return math.sqrt((k + 1) * (n - k + 1) / ((n + 2) ** 2 * (n + 3)))
+
+
+class BonusGame(Game):
+    """Wagering bonuses played on scratch cards, faro bets or even-money bets."""
+
+    name = "bonus"
+    description = ("Wagering bonuses: terms, player policies, exact value by dynamic "
+                   "programming, the operator's cost")
+    round_name = "player"
+    rules_type = BonusRules
+    presets = PRESETS
+    printed_tables = ("bets", "claims")
+
+    def simulate(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec,
+                 rounds: int, seed: np.random.SeedSequence) -> Stats:
+        _check_progression(progression)
+        grid = grid_for(rules)
+        table = table_of(strategy, grid)
+        if table is None:
+            return simulate_reference(grid, strategy, rounds, generator(seed))
+        return player_stats(grid, *walk_table(grid, table, rounds, kernel_state(seed)))
+
+    def check(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec) -> None:
+        _check_progression(progression)
+        grid = grid_for(rules)
+        try:
+            table_of(strategy, grid)
+        except ValueError as exc:
+            raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
+        simulate_reference(grid, strategy, 2, generator(np.random.SeedSequence(0)))
+
+    def engine_path(self, rules: BonusRules, strategy: Any) -> str:
+        return "kernel" if hasattr(strategy, "bonus_table") else "reference"
+
+    def exact(self, rules: BonusRules, strategy: Any,
+              progression: ProgressionSpec) -> ExactValue | None:
+        value = policy_value(rules, strategy)
+        if value is None:
+            return None
+        return ExactValue(value.expected_profit, value.deposit, value.mean_wagered,
+                          value.sd_payout)
+
+    def extra_columns(self, stats: Stats) -> dict[str, float]:
+        n = stats.rounds
+        done = stats.counters.get("complete", 0.0)
+        out = {"p_complete": done / n if n else np.nan,
+               "p_complete_se": _posterior_sd(done, n) if n else np.nan}
+        for name in END_NAMES[1:]:
+            out[f"p_{name}"] = stats.counter_rate(name)
+        out["mean_cashout"] = stats.counter_rate("payout")
+        out["bets_per_player"] = stats.counter_rate("bets")
+        return out
+
+    def bench_cases(self) -> list[BenchCase]:
+        from strategies.bonus import Flat
+
+        rules = PRESETS["seed"]
+        grid = grid_for(rules)
+        state = kernel_state(np.random.SeedSequence(1))
+
+        def kernel(stake: float):
+            table = Flat(stake).bonus_table(grid)
+            return lambda n: walk_table(grid, table, n, state)
+
+        def reference(n: int) -> object:
+            return simulate_reference(grid, Flat(25.0), n, generator(np.random.SeedSequence(1)))
+
+        def programme(n: int) -> object:
+            # Requirement W = sqrt(n) at stake 1: about W x (W + 100) states, close to n.
+            w = max(10, int(math.sqrt(n)))
+            sized = BonusRules(wagering=w / 100.0)
+            return evaluate(grid_for(sized), Flat(1.0).bonus_table(grid_for(sized)))
+
+        return [
+            BenchCase("seed bonus, flat 1, ~1,700 bets a player (kernel)", "players",
+                      kernel(1.0)),
+            BenchCase("seed bonus, flat 25, ~36 bets a player (kernel)", "players",
+                      kernel(25.0)),
+            BenchCase("seed bonus, flat 25, ~36 bets a player (reference path)", "players",
+                      reference),
+            BenchCase("exact programme, flat stake 1 (forward pass)", "states", programme),
+        ]
+
+    @staticmethod
+    def _policies(rules: BonusRules) -> list[tuple[str, Any]]:
+        """Flat stakes the terms allow, bold play and the optimum (the exact tables' rows)."""
+        from strategies.bonus import Bold, Flat, Optimal
+
+        step = int(grid_for(rules).games["step"][0]) * rules.unit
+        stakes = [s for s in TABLE_STAKES if s % step == 0 and
+                  (not rules.max_bet or s <= rules.max_bet)]
+        return ([(f"flat {s:g}", Flat(s)) for s in stakes]
+                + [("bold", Bold()), ("optimal", Optimal())])
+
+    def exact_tables(self, rules: BonusRules) -> dict[str, pd.DataFrame]:
+        from sim.games.bonus.operator import claims_table, policy_rows
+
+        policies = self._policies(rules)
+        rows, values = policy_rows(rules, policies)
+        dist, claims = [], []
+        for label in (policies[0][0], "optimal"):
+            value = values[label]
+            for x, p in zip(value.payouts, value.probabilities):
+                dist.append({"policy": label, "payout": x, "probability": p})
+            if value.tail_probability:
+                dist.append({"policy": label, "payout": value.tail_mean,
+                             "probability": value.tail_probability, "note":
+                             "above the grid: mean of the payouts there"})
+            claims.append(claims_table(value).assign(policy=label))
+        claims_frame = pd.concat(claims, ignore_index=True)
+        claims_frame = claims_frame[["policy", *claims_frame.columns[:-1]]]
+        return {"bets": pd.DataFrame(rows), "cashout": pd.DataFrame(dist),
+                "claims": claims_frame}
+
+    def exact_charts(self, rules: BonusRules) -> dict[str, Any]:
+        from sim.games.bonus.charts import cashout_chart, stake_chart
+        from strategies.bonus import Optimal
+
+        policies = self._policies(rules)
+        chosen = [policies[0], policies[-1]]
+        return {"stakes": stake_chart(rules, optimal=Optimal()),
+                "cashout": cashout_chart([(label, policy_value(rules, p))
+                                          for label, p in chosen])}
+
+
+GAME = BonusGame()

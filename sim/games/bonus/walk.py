@@ -1,0 +1,192 @@
+"""Simulated bonus players: a compiled walk for policy tables, a reference path for any strategy.
+
+A player's walk is sequential (each stake depends on the balance the last bet left), and
+players differ in length by orders of magnitude, so numpy cannot step a population in lockstep
+without wasting most of its work on finished players; the walk is a numba kernel with the
+generator in local variables (:mod:`sim.xoshiro`). Outcomes are drawn by inverse CDF of one
+uniform per bet on both paths, so given the same uniforms the two paths play the same bets.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numba
+import numpy as np
+
+from sim.errors import IllegalActionError, StrategyFailedError
+from sim.games.bonus.grid import (
+    BUST,
+    COMPLETE,
+    END_NAMES,
+    TIMEOUT,
+    WALK,
+    Grid,
+    PolicyTable,
+    complete_payoff,
+    leave_payoff,
+)
+from sim.games.bonus.terms import REAL_PHASE, BonusBet, BonusView
+from sim.stats import Stats
+from sim.xoshiro import _next
+
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@numba.njit(inline="always")
+def _outcome(cdf, n, g, u):
+    j = 0
+    while j < n - 1 and u >= cdf[g, j]:
+        j += 1
+    return j
+
+
+@numba.njit(cache=True)
+def _walk(prm, start_phase, start_balance, returns, cdf, nout, cw, stake, game, rich_stake,
+          rich_game, players, state, uniforms):
+    """Play ``players`` players; per player (payout, staked, bets, end). ``uniforms`` (one
+    row per player) replaces the generator when it has rows."""
+    kind, forfeit_all, bonus, cap, min_stake = prm[0], prm[1] == 1, prm[2], prm[3], prm[4]
+    W, bmax, max_bets = prm[5], prm[6], prm[8]
+    per_bet = stake.shape[0] > 1
+    given = uniforms.shape[0] > 0
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    payout = np.empty(players, dtype=np.int64)
+    staked = np.empty(players, dtype=np.int64)
+    bets = np.empty(players, dtype=np.int64)
+    ends = np.empty(players, dtype=np.int8)
+    for i in range(players):
+        p, b, w, n, total = start_phase, start_balance, W, 0, 0
+        while True:
+            if w == 0:
+                pay, e = complete_payoff(kind, p, b, bonus, cap), COMPLETE
+                break
+            if b < min_stake:
+                if p == 1:
+                    p, b = 0, b + bonus
+                    continue
+                pay, e = leave_payoff(kind, forfeit_all, 0, b, bonus), BUST
+                break
+            if max_bets > 0 and n >= max_bets:
+                pay, e = leave_payoff(kind, forfeit_all, p, b, bonus), TIMEOUT
+                break
+            layer = n if per_bet else 0
+            if b <= bmax:
+                s, g = stake[layer, p, w, b], game[layer, p, w, b]
+            else:
+                s, g = rich_stake[layer, p, w], rich_game[layer, p, w]
+            if s == 0:
+                pay, e = leave_payoff(kind, forfeit_all, p, b, bonus), WALK
+                break
+            if given:
+                u = uniforms[i, n]
+            else:
+                x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+                u = np.float64(x >> np.uint64(11)) * _TO_UNIT
+            j = _outcome(cdf, nout[g], g, u)
+            b += np.int64(s * returns[g, j] + 0.5) - s
+            w = max(w - s * cw[g], 0)
+            n += 1
+            total += s
+        payout[i], staked[i], bets[i], ends[i] = pay, total, n, e
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return payout, staked, bets, ends
+
+
+def walk_table(grid: Grid, table: PolicyTable, players: int, state: np.ndarray,
+               uniforms: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """Per player (payout units, staked units, bets, end) on the compiled path."""
+    g = grid.games
+    phase, balance = grid.start
+    given = np.zeros((0, 0)) if uniforms is None else np.ascontiguousarray(uniforms, float)
+    return _walk(grid.params(table.bmax), phase, balance, g["returns"], g["cdf"], g["nout"],
+                 g["cw"], table.stake, table.game, table.rich_stake, table.rich_game, players,
+                 state, given)
+
+
+def player_stats(grid: Grid, payout: np.ndarray, staked: np.ndarray, bets: np.ndarray,
+                 ends: np.ndarray) -> Stats:
+    """Statistics of players (money in the rules' currency, net against the deposit)."""
+    from sim.games.scratchcard.play import stats_from_arrays
+
+    u = grid.unit
+    net = (payout - grid.deposit) * u
+    counters = {name: float((ends == i).sum()) for i, name in enumerate(END_NAMES)}
+    counters.update(bets=float(bets.sum()), payout=float(payout.sum() * u),
+                    payout2=float(((payout * u) ** 2).sum()))
+    return stats_from_arrays(net, np.full(len(net), grid.deposit * u), staked * u, counters)
+
+
+# ----------------------------------------------------------------------- reference path
+def _check(action: Any, view: BonusView, grid: Grid, strategy: Any, situation: str
+           ) -> tuple[int, int]:
+    def illegal(why: str) -> IllegalActionError:
+        return IllegalActionError(strategy, action, situation, why)
+
+    if not isinstance(action, BonusBet):
+        raise illegal("expected a BonusBet(stake, game) or None to walk away")
+    games = len(grid.games["step"])
+    if isinstance(action.game, bool) or not isinstance(action.game, (int, np.integer)) or not (
+            0 <= action.game < games):
+        raise illegal(f"game must be a game number 0..{games - 1}")
+    stake = action.stake
+    if isinstance(stake, bool) or not isinstance(stake, (int, float, np.number)) or not (
+            math.isfinite(stake) and stake > 0):
+        raise illegal("the stake must be a positive number")
+    units = stake / grid.unit
+    step = int(grid.games["step"][action.game])
+    if abs(units - round(units)) > 1e-9 or round(units) % step:
+        raise illegal(f"the stake must be a whole multiple of {step * grid.unit:g} on "
+                      f"{view.rules.games[action.game]}")
+    s = int(round(units))
+    if s > round(view.balance / grid.unit):
+        raise illegal(f"the stake is above the balance {view.balance:g}")
+    if grid.max_bet and s > grid.max_bet:
+        raise illegal(f"the max bet is {grid.max_bet * grid.unit:g}")
+    return s, int(action.game)
+
+
+def play_player(grid: Grid, strategy: Any, rng: np.random.Generator,
+                uniforms: np.ndarray | None = None) -> tuple[int, int, int, int]:
+    """One player on the reference path: (payout units, staked units, bets, end)."""
+    rules = grid.rules
+    g = grid.games
+    kind, forfeit_all, bonus, cap = grid.kind, grid.forfeit_all, grid.bonus, grid.cap
+    p, b = grid.start
+    w, n, total = grid.requirement, 0, 0
+    while True:
+        if w == 0:
+            return complete_payoff(kind, p, b, bonus, cap), total, n, COMPLETE
+        if b < grid.min_stake:
+            if p == REAL_PHASE:
+                p, b = 0, b + bonus
+                continue
+            return leave_payoff(kind, forfeit_all, 0, b, bonus), total, n, BUST
+        if grid.max_bets and n >= grid.max_bets:
+            return leave_payoff(kind, forfeit_all, p, b, bonus), total, n, TIMEOUT
+        view = BonusView(b * grid.unit, grid.wagering_money(w), total * grid.unit, n,
+                         "real" if p == REAL_PHASE else "bonus",
+                         grid.max_bets - n if grid.max_bets else None, rules)
+        situation = f"at balance {view.balance:g}, wagering left {view.wagering_left:g}"
+        try:
+            action = strategy.decide(view, rng)
+        except Exception as exc:
+            raise StrategyFailedError(strategy, situation, exc) from exc
+        if action is None:
+            return leave_payoff(kind, forfeit_all, p, b, bonus), total, n, WALK
+        s, game = _check(action, view, grid, strategy, situation)
+        u = uniforms[n] if uniforms is not None else rng.random()
+        j = int(_outcome(g["cdf"], int(g["nout"][game]), game, float(u)))
+        b += int(s * g["returns"][game, j] + 0.5) - s
+        w = max(w - s * int(g["cw"][game]), 0)
+        n += 1
+        total += s
+
+
+def simulate_reference(grid: Grid, strategy: Any, players: int, rng: np.random.Generator
+                       ) -> Stats:
+    """Statistics of ``players`` players on the reference path (any strategy)."""
+    rows = np.array([play_player(grid, strategy, rng) for _ in range(players)],
+                    dtype=np.int64).reshape(-1, 4)
+    return player_stats(grid, rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3])

@@ -1,0 +1,95 @@
+"""Scratchcard charts: the prize distribution, and the next ticket's EV against tickets sold.
+
+Each function takes an optional ``ax`` and returns the Figure. ``python -m
+sim.games.scratchcard.charts --out DIR`` draws them for the shipped games.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from sim.charts import _axes, save
+from sim.games.scratchcard.current import ESTIMATORS, estimate_sold, ev_against_sold
+from sim.games.scratchcard.exact import ticket_odds, total_distribution
+from sim.games.scratchcard.rules import PRESETS, Pool
+from sim.games.scratchcard.table import Claims, PrizeTable
+
+
+def prize_chart(pool: Pool, tickets: int = 1, ax: Axes | None = None, title: str = ""
+                ) -> Figure:
+    """The prize distribution: one ticket as a bar per tier; several tickets as the chance
+    that their total prize reaches each amount (log scales), the cost marked."""
+    fig, ax = _axes(ax, (7.5, 4))
+    values, probs = total_distribution(pool, tickets)
+    cost = tickets * pool.price
+    odds = ticket_odds(pool)
+    if tickets == 1:
+        colours = np.where(values >= cost, "C2", np.where(values > 0, "C1", "C3"))
+        ax.bar(np.arange(len(values)), probs, color=colours)
+        ax.set_xticks(np.arange(len(values)), [f"{v:g}" for v in values], rotation=45)
+        ax.set_xlabel(f"prize of one ticket (price {cost:g}; green: at least the price)")
+        ax.set_ylabel("probability")
+    else:
+        at_least = probs[::-1].cumsum()[::-1]
+        ax.step(np.maximum(values, pool.price / 2), at_least, where="post", color="C0")
+        ax.axvline(cost, color="C3", ls="--", lw=1,
+                   label=f"cost {cost:g}: P(total >= cost) = {at_least[values >= cost][0]:.3f}")
+        ax.set_xscale("log")
+        ax.set_xlabel(f"total prize of {tickets} tickets")
+        ax.set_ylabel("P(total >= x)")
+        ax.set_ylim(bottom=max(float(at_least[at_least > 0].min()), 1e-12) / 2)
+        ax.legend(fontsize="small")
+    ax.set_yscale("log")
+    ax.set_title(title or f"RTP {odds.rtp:.1%}, overall odds 1 in {odds.odds_any:.2f}")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def ev_sold_chart(table: PrizeTable, claims: Claims, ax: Axes | None = None) -> Figure:
+    """The next ticket's return to player against the number of tickets assumed sold, with
+    the estimators of tickets sold marked (the claims fixed)."""
+    fig, ax = _axes(ax, (7.5, 4))
+    sold, ev, _ = ev_against_sold(table, claims, points=400)
+    marks = {name: estimate_sold(table, claims, name) for name in ESTIMATORS}
+    lo, hi = 0.7 * min(marks.values()), 1.15 * max(marks.values())
+    keep = (sold >= lo) & (sold <= hi)
+    ax.plot(sold[keep] / 1e6, ev[keep] / table.price * 100, color="C0",
+            label="RTP of the next ticket")
+    full_rtp = float(np.dot(table.prizes, table.counts)) / table.print_run / table.price
+    ax.axhline(full_rtp * 100, color="grey", ls=":", label=f"full print run {full_rtp:.1%}")
+    for i, (name, s) in enumerate(marks.items()):
+        rtp = float(np.interp(s, sold, ev)) / table.price
+        ax.axvline(s / 1e6, color=f"C{i + 1}", ls="--", lw=1,
+                   label=f"{name}: {s / 1e6:.3f} M sold, RTP {rtp:.1%}")
+    ax.set_xlabel("tickets sold (millions)")
+    ax.set_ylabel("return to player, %")
+    ax.set_title(f"{table.name}: the next ticket, claims to {claims.date or 'the snapshot'}")
+    ax.legend(fontsize="small", loc="upper left")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Draw the charts of the shipped games into a folder."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="reports/scratch-charts", help="output folder")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    for name in ("oh-snap", "cash-payout", "deal-em", "online-example"):
+        pool = PRESETS[name].pool()
+        save(prize_chart(pool, 1, title=f"{name}: one ticket"), out / f"{name}-prizes.png")
+        save(prize_chart(pool, 10, title=f"{name}: ten tickets"), out / f"{name}-prizes-10.png")
+    for name in ("oh-snap-now", "cash-payout-now"):
+        rules = PRESETS[name]
+        save(ev_sold_chart(rules.prize_table, rules.claims_data), out / f"{name}-ev-sold.png")
+    print(f"charts in {out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
