@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 Z95 = 1.959963984540054
@@ -31,6 +32,26 @@ SUM_FIELDS = (
     "sum_wagered2",
     "sum_net_wagered",
 )
+
+
+@numba.njit(inline="always")
+def kernel_add_round(outcomes, sums, net, initial, wagered):
+    """A compiled kernel's :meth:`Stats.add_round`: count the outcome (win, push, loss) and
+    add to the sums in SUM_FIELDS order."""
+    if net > 0.0:
+        outcomes[0] += 1
+    elif net < 0.0:
+        outcomes[2] += 1
+    else:
+        outcomes[1] += 1
+    sums[0] += net
+    sums[1] += net * net
+    sums[2] += initial
+    sums[3] += initial * initial
+    sums[4] += net * initial
+    sums[5] += wagered
+    sums[6] += wagered * wagered
+    sums[7] += net * wagered
 
 
 @dataclass

@@ -10,6 +10,7 @@ from sim.games.base import Game
 _MODULES = {
     "bonus": "sim.games.bonus",
     "faro": "sim.games.faro",
+    "lansquenet": "sim.games.lansquenet",
     "scratchcard": "sim.games.scratchcard",
 }
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.games.faro.rules import FaroRules
 from sim.progression import FLAT, ProgressionSpec, advance
-from sim.stats import Stats
+from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import shuffle_in_place
 
 HIST_HALF_UNITS = 4096  # the histogram of net results spans +-2048 units, in half units
@@ -234,20 +234,7 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
             order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
             base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
             counts, decided)
-        if net > 0.0:
-            outcomes[0] += 1
-        elif net < 0.0:
-            outcomes[2] += 1
-        else:
-            outcomes[1] += 1
-        sums[0] += net
-        sums[1] += net * net
-        sums[2] += initial
-        sums[3] += initial * initial
-        sums[4] += net * initial
-        sums[5] += wagered
-        sums[6] += wagered * wagered
-        sums[7] += net * wagered
+        kernel_add_round(outcomes, sums, net, initial, wagered)
         h = int(round(net * 2.0))
         h = min(max(h, -HIST_HALF_UNITS), HIST_HALF_UNITS)
         hist[h + HIST_HALF_UNITS] += 1

@@ -1,0 +1,318 @@
+"""The fast path: lansquenet sessions in a compiled kernel, strategies given as tables.
+
+A strategy the kernel runs is a :class:`~sim.games.lansquenet.rules.LansquenetTable`: per
+seat, a banker policy (pass after k wins, pass at a target bank, carry on a passed bank, a
+stacked portee) and a punter policy (a share of the stake met, a stake limit, avoiding or
+following a bank on a run), under any progression of :mod:`sim.progression` (one per seat,
+moving the seat's opening stake with its banks' results).
+
+Cards are drawn lazily: the pack is an array whose first ``rem`` entries are the cards not yet
+dealt; a draw picks one of them uniformly (xoshiro256** with its state in local variables) and
+swaps it to the end, so a coup costs its few draws and a fresh pack costs nothing (``rem = n``).
+Given packs (tests: the same orders as the reference path) are stored reversed and drawn from
+the end. The kernel plays the same rules as :mod:`sim.games.lansquenet.coup`, and tests compare
+the two bank by bank.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.games.lansquenet.coup import RUN_CAP
+from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
+from sim.progression import ProgressionSpec, advance
+from sim.stats import Stats, kernel_add_round
+from sim.xoshiro import _bounded
+
+HIST_STEP = 8  # the histogram of the table's net per bank: steps of 1/8 unit ...
+HIST_UNITS = 4096  # ... clipped at +-4096 units
+# Per-bank counters, in the kernel's order; then one net per seat, the run histogram of all
+# banks and that of the banks opened on a stacked pack.
+COUNTERS = ("coups", "voids", "jumelles", "wins", "losses", "run", "ended_pass",
+            "ended_forced", "stacked")
+PASS, FORCED, LOSS = 0, 1, 2
+# Columns of a recorded bank (play_ordered_banks), then one net per seat.
+RECORD = ("banker", "opening", "result", "wagered", "coups", "voids", "jumelles", "wins",
+          "losses", "run", "ended")
+
+
+@numba.njit(inline="always")
+def _draw(arr, rem, top, s0, s1, s2, s3):
+    """Deal one card from the undealt ``arr[:rem]``: the top one (given or stacked packs) or
+    one at random; it is swapped to the end, so arr stays a permutation of the pack."""
+    if top:
+        j = rem - 1
+    else:
+        j, s0, s1, s2, s3 = _bounded(rem, s0, s1, s2, s3)
+    card = arr[j]
+    arr[j] = arr[rem - 1]
+    arr[rem - 1] = card
+    return card, rem - 1, s0, s1, s2, s3
+
+
+@numba.njit(cache=True)
+def _fresh(arr, orders, row):
+    """A fresh pack: the next given order (stored reversed), or the same cards to be drawn at
+    random. Returns the next row index."""
+    if orders.shape[0] == 0:
+        return row
+    if row >= orders.shape[0]:
+        raise ValueError("play_ordered_banks: no pack left")
+    n = arr.shape[0]
+    for i in range(n):
+        arr[n - 1 - i] = orders[row, i]
+    return row + 1
+
+
+@numba.njit(cache=True)
+def _stack(arr, series, buf):
+    """Put ``series`` on top of the pack (taking its cards out of the pack, the rest in order)."""
+    n = arr.shape[0]
+    need = np.zeros(13, dtype=np.int64)
+    for r in series:
+        need[r] += 1
+    k = 0
+    for r in series:
+        buf[k] = r
+        k += 1
+    for i in range(n):
+        r = arr[n - 1 - i]
+        if need[r] > 0:
+            need[r] -= 1
+        else:
+            buf[k] = r
+            k += 1
+    for i in range(n):
+        arr[n - 1 - i] = buf[i]
+
+
+@numba.njit(cache=True)
+def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_reshuffle,
+             take, pool, bk_pass, bk_target, bk_carry, portee, portee_start, pu_share, pu_limit,
+             pu_avoid, pu_follow, prog, record):
+    """Play banks until ``n_banks`` banks or ``max_coups`` coups; accumulate statistics."""
+    pk, pbase, pcap, pwins = prog
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    n = pack.shape[0]
+    arr = pack.copy()
+    buf = np.empty(n, dtype=pack.dtype)
+    given = orders.shape[0] > 0
+    row = 0
+    outcomes = np.zeros(3, dtype=np.int64)
+    sums = np.zeros(8, dtype=np.float64)
+    hist = np.zeros(2 * HIST_STEP * HIST_UNITS + 1, dtype=np.int64)
+    counters = np.zeros(len(COUNTERS) + seats + 2 * (RUN_CAP + 1), dtype=np.float64)
+    seat_base = len(COUNTERS)
+    run_base = seat_base + seats
+    stacked_run_base = run_base + RUN_CAP + 1
+    units = np.full(seats, pbase)
+    streaks = np.zeros(seats, dtype=np.int64)
+    cov = np.zeros(seats, dtype=np.float64)
+    banker = 0
+    carry = 0.0
+    total_coups = 0
+    banks = 0
+    while banks < n_banks and total_coups < max_coups:
+        b = banker
+        opening = carry if (bk_carry[b] and carry > 0.0) else units[b]
+        row = _fresh(arr, orders, row)
+        rem = n
+        stacked = portee_start[b + 1] - portee_start[b]
+        if stacked > 0:
+            _stack(arr, portee[portee_start[b]:portee_start[b + 1]], buf)
+        bank = opening
+        wagered = 0.0
+        coups = voids = jumelles = wins = losses = run = 0
+        ended = FORCED
+        first = True
+        while True:
+            # The punters meet the stake in turn, nearest the banker first.
+            covered = 0.0
+            for k in range(1, seats):
+                s = (b + k) % seats
+                left = bank - covered
+                c = 0.0
+                if left > MONEY_EPS and not (pu_limit[s] > 0.0 and bank > pu_limit[s] + MONEY_EPS) \
+                        and not (pu_avoid[s] > 0 and run >= pu_avoid[s]):
+                    if pu_follow[s] > 0 and run >= pu_follow[s]:
+                        c = left
+                    else:
+                        c = min(left, pu_share[s] * bank)
+                cov[s] = c
+                covered += c
+            if covered <= MONEY_EPS:
+                ended = FORCED
+                break
+            if rem == 0 or (coup_reshuffle and not first):
+                row = _fresh(arr, orders, row)
+                rem = n
+                stacked = 0
+            first = False
+            total_coups += 1
+            wagered += covered
+            # The coup: two cards, then cards until one of their ranks comes again.
+            outcome = 3  # void unless decided
+            if rem >= 2:
+                c1, rem, s0, s1, s2, s3 = _draw(arr, rem, given or stacked > 0, s0, s1, s2, s3)
+                stacked -= 1
+                c2, rem, s0, s1, s2, s3 = _draw(arr, rem, given or stacked > 0, s0, s1, s2, s3)
+                stacked -= 1
+                if c1 == c2:
+                    outcome = 0
+                else:
+                    bk = c1 if banker_first else c2
+                    tb = c2 if banker_first else c1
+                    while rem > 0:
+                        c, rem, s0, s1, s2, s3 = _draw(arr, rem, given or stacked > 0,
+                                                       s0, s1, s2, s3)
+                        stacked -= 1
+                        if c == bk:
+                            outcome = 1
+                            break
+                        if c == tb:
+                            outcome = 2
+                            break
+            else:
+                rem = 0
+            if outcome == 3:  # the pack ran out (rem is 0): stakes back, the coup again
+                voids += 1
+                continue
+            if outcome == 0:
+                gain = take * covered
+            elif outcome == 1:
+                gain = covered
+            else:
+                gain = -covered
+            per_unit = gain / covered
+            for k in range(1, seats):
+                s = (b + k) % seats
+                counters[seat_base + s] -= per_unit * cov[s]
+            bank += gain
+            coups += 1
+            if outcome == 2:
+                losses += 1
+                ended = LOSS
+                break
+            run += 1
+            if outcome == 0:
+                jumelles += 1
+            else:
+                wins += 1
+            if (bk_pass[b] > 0 and run >= bk_pass[b]) or (
+                    bk_target[b] > 0.0 and bank >= bk_target[b] * opening - MONEY_EPS):
+                ended = PASS
+                break
+        result = bank - opening
+        for k in range(seats):
+            counters[seat_base + (b + k) % seats] += pool[k] * result
+        carry = bank if ended != LOSS else 0.0
+        units[b], streaks[b] = advance(pk, pbase, pcap, pwins, units[b], streaks[b], result)
+        banker = (b + 1) % seats
+        # Statistics of the bank, from the table's side: net = -result.
+        net = -result
+        kernel_add_round(outcomes, sums, net, opening, wagered)
+        h = int(round(net * HIST_STEP))
+        h = min(max(h, -HIST_STEP * HIST_UNITS), HIST_STEP * HIST_UNITS)
+        hist[h + HIST_STEP * HIST_UNITS] += 1
+        counters[0] += coups
+        counters[1] += voids
+        counters[2] += jumelles
+        counters[3] += wins
+        counters[4] += losses
+        counters[5] += run
+        counters[6] += 1.0 if ended == PASS else 0.0
+        counters[7] += 1.0 if ended == FORCED else 0.0
+        counters[run_base + min(run, RUN_CAP)] += 1
+        if portee_start[b + 1] > portee_start[b]:
+            counters[8] += 1
+            counters[stacked_run_base + min(run, RUN_CAP)] += 1
+        if record.shape[0] > 0:
+            rec = record[banks]
+            rec[0] = b
+            rec[1] = opening
+            rec[2] = result
+            rec[3] = wagered
+            rec[4] = coups
+            rec[5] = voids
+            rec[6] = jumelles
+            rec[7] = wins
+            rec[8] = losses
+            rec[9] = run
+            rec[10] = ended
+        banks += 1
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return banks, total_coups, outcomes, sums, hist, counters, arr
+
+
+def _kernel_args(rules: LansquenetRules, table: LansquenetTable,
+                 progression: ProgressionSpec) -> tuple:
+    """Everything the kernel reads after the pack and the orders."""
+    if table.seats != rules.seats:
+        raise ValueError(f"the table has {table.seats} seats, the rules {rules.seats}")
+    portee = [r for b in table.bankers for r in b.portee]
+    starts = np.cumsum([0] + [len(b.portee) for b in table.bankers]).astype(np.int64)
+    prog = (progression.kind, float(progression.base), float(progression.cap),
+            progression.wins_to_reset)
+    return (
+        rules.seats, rules.banker_first, rules.reshuffle == "coup", rules.jumelle_take,
+        np.array(rules.pool_shares, dtype=np.float64),
+        np.array([b.pass_after for b in table.bankers], dtype=np.int64),
+        np.array([b.target for b in table.bankers], dtype=np.float64),
+        np.array([b.carry for b in table.bankers], dtype=np.bool_),
+        np.array(portee, dtype=np.int8), starts,
+        np.array([p.share for p in table.punters], dtype=np.float64),
+        np.array([p.limit for p in table.punters], dtype=np.float64),
+        np.array([p.avoid_after for p in table.punters], dtype=np.int64),
+        np.array([p.follow_after for p in table.punters], dtype=np.int64),
+        prog,
+    )
+
+
+def counter_names(seats: int) -> list[str]:
+    """Names of the kernel's counters, in its order (the reference path uses the same)."""
+    runs = [f"run_{k}" for k in range(RUN_CAP)] + [f"run_ge_{RUN_CAP}"]
+    return (list(COUNTERS) + [f"seat_{s}" for s in range(seats)] + runs
+            + [f"stacked_{name}" for name in runs])
+
+
+def _no_orders(rules: LansquenetRules) -> np.ndarray:
+    return np.zeros((0, rules.n_cards), dtype=np.int8)
+
+
+def simulate_table(rules: LansquenetRules, table: LansquenetTable, progression: ProgressionSpec,
+                   banks: int, state: np.ndarray) -> Stats:
+    """Play a session of ``banks`` banks (seat 0 opens), advancing the xoshiro ``state``."""
+    _, _, outcomes, sums, hist, counters, _ = _session(
+        banks, np.iinfo(np.int64).max, state, rules.pack_ranks(), _no_orders(rules),
+        *_kernel_args(rules, table, progression), np.zeros((0, len(RECORD)), dtype=np.float64))
+    values = np.arange(-HIST_STEP * HIST_UNITS, HIST_STEP * HIST_UNITS + 1) / HIST_STEP
+    names = counter_names(rules.seats)
+    return Stats.from_arrays(banks, outcomes, sums, values, hist,
+                             {k: v for k, v in zip(names, counters.tolist()) if v})
+
+
+def play_coups(rules: LansquenetRules, table: LansquenetTable, progression: ProgressionSpec,
+               coups: int, state: np.ndarray) -> tuple[int, int]:
+    """Play until ``coups`` coups have been dealt (the bench); returns (banks, coups)."""
+    banks, dealt, *_ = _session(
+        np.iinfo(np.int64).max, coups, state, rules.pack_ranks(), _no_orders(rules),
+        *_kernel_args(rules, table, progression), np.zeros((0, len(RECORD)), dtype=np.float64))
+    return banks, dealt
+
+
+def play_ordered_banks(rules: LansquenetRules, table: LansquenetTable,
+                       progression: ProgressionSpec, orders: np.ndarray, banks: int
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play ``banks`` banks from the given pack orders (one row per fresh pack, taken in
+    turn): tests compare this bank by bank with the reference path.
+
+    Returns the records (one row per bank, columns :data:`RECORD`), the counters and the
+    kernel's pack array at the end (still a permutation of the pack).
+    """
+    record = np.zeros((banks, len(RECORD)), dtype=np.float64)
+    orders = np.ascontiguousarray(orders, dtype=np.int8)
+    _, _, _, _, _, counters, arr = _session(
+        banks, np.iinfo(np.int64).max, np.zeros(4, dtype=np.uint64), rules.pack_ranks(),
+        orders, *_kernel_args(rules, table, progression), record)
+    return record, counters, arr

@@ -1,0 +1,90 @@
+"""Simulated lansquenet against exact values: |z| < 4 with fixed seeds, every rule choice.
+
+Banks of a session are independent (a fresh pack each, flat stakes, no carrying on); when the
+seats bank differently they are not identically distributed, which makes the i.i.d. standard
+errors used here conservative.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
+from sim.games.lansquenet.exact import seats_value
+from sim.games.lansquenet.kernel import simulate_table
+from sim.progression import ProgressionSpec
+from sim.rng import kernel_state
+from sim.stats import Stats
+from strategies.lansquenet import CoverBelow, FollowRun, NeverPass, PassAfter, Sharper
+
+FLAT = ProgressionSpec()
+GRID = [(jumelle, packs, reshuffle) for jumelle in ("half", "whole") for packs in (1, 6)
+        for reshuffle in ("bank", "coup")]
+
+
+def _z_rate(count: float, n: int, p: float) -> float:
+    return (count / n - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else (count / n - p) * 1e9
+
+
+def _mean_runs(rules, table):
+    return np.mean([v.runs for v in seats_value(rules, table)], axis=0)
+
+
+@pytest.mark.parametrize("jumelle, packs, reshuffle", GRID)
+def test_edges_and_run_lengths_agree_with_exact(jumelle, packs, reshuffle):
+    rules = LansquenetRules(jumelle=jumelle, packs=packs, reshuffle=reshuffle)
+    strategy = PassAfter(2)
+    n = 300_000
+    stats = GAME.simulate(rules, strategy, FLAT, n, np.random.SeedSequence(
+        [packs, reshuffle == "coup", jumelle == "whole"]))
+    exact = GAME.exact(rules, strategy, FLAT)
+    assert abs((stats.edge_per_initial_bet - exact.edge_per_initial_bet) / stats.stderr) < 4
+    assert abs((stats.edge_per_total_wagered - exact.edge_per_total_wagered)
+               / stats.stderr_per_total_wagered) < 4
+    runs = _mean_runs(rules, strategy.kernel_table(rules))
+    for k in range(3):
+        assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, runs[k])) < 4
+    # Whatever the pack holds, the banker's card is matched first in half the coups that
+    # are neither jumelles nor void.
+    wins, losses = stats.counters["wins"], stats.counters["losses"]
+    assert abs(_z_rate(wins, int(wins + losses), 0.5)) < 4
+
+
+@pytest.mark.parametrize("rules", [LansquenetRules(), LansquenetRules(reshuffle="coup"),
+                                   LansquenetRules(packs=6, reshuffle="coup"),
+                                   LansquenetRules(packs=6)], ids=str)
+def test_run_lengths_of_banks_left_to_ride(rules):
+    n = 400_000
+    stats = GAME.simulate(rules, NeverPass(), FLAT, n, np.random.SeedSequence(11))
+    exact = run_lengths(rules)
+    known = np.flatnonzero(np.isfinite(exact[:RUN_CAP]))
+    assert len(known) >= 2
+    for k in known[:8]:
+        assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, exact[k])) < 4
+    # Every bank ends losing its whole bank: the table wins exactly the opening stakes.
+    assert stats.mean_net == pytest.approx(1.0)
+
+
+def test_a_mixed_table_agrees_with_exact_seat_by_seat():
+    # A sharper at seat 0, punters meeting a share up to a limit; pooled banks. Per-seat
+    # standard errors by batch means over independent sessions.
+    rules = LansquenetRules(first_card="banker", pool=(0.6, 0.1, 0.1, 0.1, 0.1))
+    strategies = [Sharper(share=0.5, others_pass_after=2),
+                  CoverBelow(limit=3.0, share=0.6, pass_after=0),
+                  FollowRun(after=1, share=0.3, pass_after=3)]
+    for strategy in strategies:
+        table = strategy.kernel_table(rules)
+        values = seats_value(rules, table)
+        exact_seats = np.mean([v.seat_nets for v in values], axis=0)
+        batches = [simulate_table(rules, table, FLAT, 10_000,
+                                  kernel_state(np.random.SeedSequence([21, b])))
+                   for b in range(30)]
+        per_batch = np.array([[s.counter_rate(f"seat_{i}") for i in range(rules.seats)]
+                              for s in batches])
+        se = per_batch.std(axis=0, ddof=1) / math.sqrt(len(batches))
+        z = (per_batch.mean(axis=0) - exact_seats) / np.where(se > 0, se, 1.0)
+        assert np.all(np.abs(z) < 4), z
+        total = Stats.merge_all(batches)
+        exact = GAME.exact(rules, strategy, FLAT)
+        assert abs((total.edge_per_initial_bet - exact.edge_per_initial_bet) / total.stderr) < 4
