@@ -94,3 +94,36 @@ def rank_counts(codes: Sequence[int] | np.ndarray) -> np.ndarray:
 def shuffled_packs(rng: np.random.Generator, pack: np.ndarray, n: int) -> np.ndarray:
     """``n`` independent shuffles of ``pack``, one per row (``Generator.permuted`` on 2-D)."""
     return rng.permuted(np.broadcast_to(pack, (n, pack.size)), axis=1)
+
+
+class PackRules:
+    """Pack facts for a rules dataclass with ``packs``, ``ranks`` and ``suits`` fields.
+
+    The pack keeps the lowest ``ranks`` ranks and ``suits`` suits of each of ``packs`` packs
+    (the full pack, several packs mixed, or a small stripped pack for exact enumeration).
+    """
+
+    packs: int
+    ranks: int
+    suits: int
+
+    @property
+    def n_cards(self) -> int:
+        return self.packs * self.ranks * self.suits
+
+    @property
+    def max_per_rank(self) -> int:
+        """Cards of one rank in the pack."""
+        return self.packs * self.suits
+
+    def pack(self) -> np.ndarray:
+        """The card codes of one fresh pack."""
+        return make_pack(self.packs, range(self.ranks), self.suits)
+
+    def pack_ranks(self) -> np.ndarray:
+        """The ranks of a fresh pack's cards (for games that look at ranks only)."""
+        return rank_of(self.pack()).astype(np.int8)
+
+    def rank_totals(self) -> np.ndarray:
+        """Cards of each of the 13 ranks in a fresh pack."""
+        return rank_counts(self.pack())

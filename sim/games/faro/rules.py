@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from sim.cards import N_RANKS, make_pack, rank_counts, rank_of
+from sim.cards import N_RANKS, PackRules
 
 HIGH_CARD_PAIR_RULES = ("push", "lose-half")
 
@@ -21,7 +19,7 @@ def _is_half_multiple(x: float) -> bool:
 
 
 @dataclass(frozen=True)
-class FaroRules:
+class FaroRules(PackRules):
     """Every rule a faro variant can change.
 
     Attributes:
@@ -76,10 +74,6 @@ class FaroRules:
 
     # ------------------------------------------------------------- the deal's shape
     @property
-    def n_cards(self) -> int:
-        return self.packs * self.ranks * self.suits
-
-    @property
     def n_turns(self) -> int:
         """Turns in a deal."""
         return (self.n_cards - int(self.soda)) // 2
@@ -88,22 +82,6 @@ class FaroRules:
     def has_hock(self) -> bool:
         """An odd card is left at the end (the hock, no action)."""
         return (self.n_cards - int(self.soda)) % 2 == 1
-
-    @property
-    def max_per_rank(self) -> int:
-        return self.packs * self.suits
-
-    def pack(self) -> np.ndarray:
-        """The card codes of one deal's pack."""
-        return make_pack(self.packs, range(self.ranks), self.suits)
-
-    def pack_ranks(self) -> np.ndarray:
-        """The ranks of the pack's cards (faro looks at ranks only)."""
-        return rank_of(self.pack()).astype(np.int8)
-
-    def rank_totals(self) -> np.ndarray:
-        """Cards of each of the 13 ranks in a full pack of these rules."""
-        return rank_counts(self.pack())
 
     def winner_void(self, turn: int) -> bool:
         """The winning card of ``turn`` is void (old pharo's last card)."""

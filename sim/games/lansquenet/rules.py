@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.cards import N_RANKS, RANK_SYMBOLS, make_pack, rank_counts, rank_of
+from sim.cards import N_RANKS, RANK_SYMBOLS, PackRules
 
 FIRST_CARDS = ("table", "banker")
 JUMELLE_RULES = ("half", "whole")
@@ -33,7 +33,7 @@ def _is_int(x: object) -> bool:
 
 
 @dataclass(frozen=True)
-class LansquenetRules:
+class LansquenetRules(PackRules):
     """Every rule a lansquenet variant can change.
 
     Attributes:
@@ -104,14 +104,6 @@ class LansquenetRules:
         return self.punters + 1
 
     @property
-    def n_cards(self) -> int:
-        return self.packs * self.ranks * self.suits
-
-    @property
-    def max_per_rank(self) -> int:
-        return self.packs * self.suits
-
-    @property
     def jumelle_take(self) -> float:
         """Share of the covered stake the banker takes on a jumelle."""
         return 0.5 if self.jumelle == "half" else 1.0
@@ -124,18 +116,6 @@ class LansquenetRules:
     def pool_shares(self) -> tuple[float, ...]:
         """Each seat's share of a bank, counted from the banker to his left."""
         return tuple(float(s) for s in self.pool) if self.pool else (1.0,) + (0.0,) * self.punters
-
-    def pack(self) -> np.ndarray:
-        """The card codes of one fresh pack."""
-        return make_pack(self.packs, range(self.ranks), self.suits)
-
-    def pack_ranks(self) -> np.ndarray:
-        """The ranks of a fresh pack's cards (lansquenet looks at ranks only)."""
-        return rank_of(self.pack()).astype(np.int8)
-
-    def rank_totals(self) -> np.ndarray:
-        """Cards of each of the 13 ranks in a fresh pack."""
-        return rank_counts(self.pack())
 
 
 PRESETS = {
