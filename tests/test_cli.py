@@ -102,7 +102,8 @@ def test_unknown_command(capsys):
 
 def test_user_strategy_file_from_the_readme(tmp_path, capsys):
     code = main(["run", str(ROOT / "experiments" / "faro_bets.toml"), "--out",
-                 str(tmp_path / "bets"), "--quiet", "rounds=2000", "chunk_rounds=1000"])
+                 str(tmp_path / "bets"), "--quiet", "rounds=2000", "chunk_rounds=1000",
+                 "strategies.7.rounds=1000"])
     assert code == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert "seven-up" in out and "martingale" in out
