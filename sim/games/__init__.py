@@ -11,6 +11,7 @@ _MODULES = {
     "bonus": "sim.games.bonus",
     "faro": "sim.games.faro",
     "lansquenet": "sim.games.lansquenet",
+    "pontoon": "sim.games.pontoon",
     "scratchcard": "sim.games.scratchcard",
 }
 

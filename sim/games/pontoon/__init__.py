@@ -1,0 +1,216 @@
+"""Pontoon, the British banking game: the game object the engine uses.
+
+Rules: :mod:`.rules`; hand arithmetic: :mod:`.hand`; what each person sees: :mod:`.views`;
+strategies as data: :mod:`.tables`, :mod:`.players`; the reference deal: :mod:`.reference`;
+the compiled kernel: :mod:`.kernel`; exact values: :mod:`.exact_infinite`,
+:mod:`.exact_finite`; best responses: :mod:`.solver`; strategy charts: :mod:`.charts`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.errors import IllegalActionError, InputError
+from sim.games.base import BenchCase, ExactValue, Game
+from sim.games.pontoon.pack import GivenCards, RandomCards
+from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of, tables_of
+from sim.games.pontoon.reference import DealResult, Session
+from sim.games.pontoon.rules import PRESETS, PontoonRules
+from sim.games.pontoon.tables import BankerTable, PlayerTable
+from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, ShownHand, StakeView
+from sim.progression import FLAT, ProgressionSpec
+from sim.rng import generator, kernel_state
+from sim.stats import Stats
+
+__all__ = [
+    "GAME", "BankerTable", "BankerView", "Buy", "DealResult", "GivenCards", "Move",
+    "PlayerTable", "PlayerView", "PontoonGame", "PontoonRules", "RandomCards", "Session",
+    "ShownHand", "StakeView", "TableBanker", "TablePlayer", "deal_counters",
+]
+
+EVENTS = ("hands", "busts", "fives", "pontoons", "splits", "buys", "burns")
+
+
+def deal_counters(deal: DealResult, rules: PontoonRules) -> dict[str, float]:
+    """The game counters of one deal (the kernel fills the same names)."""
+    counters: dict[str, float] = {name: float(sum(getattr(s, name) for s in deal.seats))
+                                  for name in EVENTS}
+    counters["banker_pontoons"] = float(deal.banker_pontoon)
+    counters["banker_busts"] = float(deal.banker_bust)
+    counters["banker_fives"] = float(deal.banker_five)
+    counters["shuffles"] = float(deal.shuffle_next)
+    counters["bank_passes"] = float(deal.next_banker != deal.banker)
+    if rules.players > 1:
+        for k, seat in enumerate(deal.seats, start=1):
+            counters[f"seat{k}_net"] = seat.net
+            counters[f"seat{k}_net2"] = seat.net * seat.net
+            counters[f"seat{k}_initial"] = seat.initial
+            counters[f"seat{k}_initial2"] = seat.initial * seat.initial
+            counters[f"seat{k}_net_initial"] = seat.net * seat.initial
+            counters[f"seat{k}_wagered"] = seat.wagered
+    if rules.bank_passes:
+        for p, net in deal.person_nets.items():
+            counters[f"person{p}_net"] = net
+    return counters
+
+
+def _check_progression(progression: ProgressionSpec) -> None:
+    if progression.kind != FLAT or progression.base != 1.0:
+        raise InputError("progression: pontoon stakes are chosen by the strategy between the "
+                         "table's minimum and maximum; only the flat progression (base 1) "
+                         f"applies, got {progression.name} (base {progression.base:g})")
+
+
+class PontoonGame(Game):
+    """Pontoon, the British banking game: 1-7 punters against a banker."""
+
+    name = "pontoon"
+    description = ("Pontoon (British twenty-one): buys, twists, splits, five card tricks, "
+                   "the bank passing")
+    round_name = "deal"
+    rules_type = PontoonRules
+    presets = PRESETS
+
+    # ------------------------------------------------------------- simulation
+    def simulate(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec,
+                 rounds: int, seed: np.random.SeedSequence) -> Stats:
+        _check_progression(progression)
+        if self.engine_path(rules, strategy) == "kernel":
+            from sim.games.pontoon.kernel import simulate_tables
+
+            player_table, banker_table = tables_of(strategy, rules)
+            return simulate_tables(rules, player_table, banker_table, rounds,
+                                   kernel_state(seed))
+        return self.simulate_reference(rules, strategy, progression, rounds, seed)
+
+    def simulate_reference(self, rules: PontoonRules, strategy: Any,
+                           progression: ProgressionSpec, rounds: int,
+                           seed: np.random.SeedSequence) -> Stats:
+        """Play on the reference path (any Python strategies)."""
+        _check_progression(progression)
+        rng = generator(seed)
+        player, banker = seating_of(strategy)
+        session = Session(rules, player, banker, RandomCards(rules, rng))
+        stats = Stats()
+        for _ in range(rounds):
+            deal = session.play(rng)
+            stats.add_round(deal.net, deal.initial, deal.wagered, deal_counters(deal, rules))
+        return stats
+
+    def engine_path(self, rules: PontoonRules, strategy: Any) -> str:
+        if rules.players == 1 and self._tables(rules, strategy) is not None:
+            return "kernel"
+        return "reference"
+
+    @staticmethod
+    def _tables(rules: PontoonRules, strategy: Any) -> tuple[PlayerTable, BankerTable] | None:
+        tables = tables_of(strategy, rules)
+        if tables is not None:
+            problems = tables[0].problems(rules)
+            if problems:
+                raise IllegalActionError(strategy, problems[0], "in its decision table",
+                                         "the rules do not allow it")
+        return tables
+
+    def check(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec) -> None:
+        _check_progression(progression)
+        self._tables(rules, strategy)
+        self.simulate_reference(rules, strategy, progression, 3, np.random.SeedSequence(0))
+
+    # ------------------------------------------------------------------ exact
+    def exact(self, rules: PontoonRules, strategy: Any,
+              progression: ProgressionSpec) -> ExactValue | None:
+        if progression.kind != FLAT or progression.base != 1.0:
+            return None
+        tables = self._tables(rules, strategy)
+        if tables is None:
+            return None
+        if rules.infinite_deck:
+            from sim.games.pontoon.exact_infinite import infinite_value
+
+            return infinite_value(rules, *tables)
+        if rules.reshuffle == "every-deal" and rules.players == 1:
+            from sim.games.pontoon.exact_finite import first_deal_value
+
+            return first_deal_value(rules, *tables)
+        return None  # the pack carries over: each deal depends on the ones before
+
+    # ---------------------------------------------------------------- report
+    def extra_columns(self, stats: Stats) -> dict[str, float]:
+        c = stats.counters
+        hands = c.get("hands", 0.0)
+        n = stats.rounds
+
+        def per(name: str, base: float) -> float:
+            return c.get(name, 0.0) / base if base else math.nan
+
+        out = {
+            "bust_freq": per("busts", hands),
+            "five_card_trick_freq": per("fives", hands),
+            "pontoon_freq": per("pontoons", hands),
+            "banker_pontoon_freq": per("banker_pontoons", n),
+            "banker_bust_freq": per("banker_busts", n),
+            "banker_five_card_trick_freq": per("banker_fives", n),
+            "hands_per_deal": per("hands", n),
+            "splits_per_deal": per("splits", n),
+            "buys_per_deal": per("buys", n),
+            "burns_per_deal": per("burns", n),
+            "shuffle_freq": per("shuffles", n),
+            "bank_pass_freq": per("bank_passes", n),
+            "banker_net_per_deal": -stats.mean_net,
+        }
+        k = 1
+        while f"seat{k}_net" in c:
+            seat = Stats(rounds=n, sums={
+                "sum_net": c[f"seat{k}_net"], "sum_net2": c[f"seat{k}_net2"],
+                "sum_initial": c[f"seat{k}_initial"], "sum_initial2": c[f"seat{k}_initial2"],
+                "sum_net_initial": c[f"seat{k}_net_initial"], "sum_wagered": 0.0,
+                "sum_wagered2": 0.0, "sum_net_wagered": 0.0})
+            out[f"seat{k}_edge"] = seat.edge_per_initial_bet
+            out[f"seat{k}_stderr"] = seat.stderr
+            out[f"seat{k}_edge_per_total_wagered"] = -per(f"seat{k}_net", c[f"seat{k}_wagered"])
+            k += 1
+        p = 0
+        while f"person{p}_net" in c:
+            out[f"person{p}_net_per_deal"] = per(f"person{p}_net", n)
+            p += 1
+        return out
+
+    def bench_cases(self) -> list[BenchCase]:
+        from sim.games.pontoon.kernel import simulate_tables
+
+        rules = PontoonRules()
+        player = PlayerTable.threshold(rules, stick=16, soft_stick=18, split="A8")
+        banker = BankerTable.stand_on(17)
+        state = kernel_state(np.random.SeedSequence(1))
+
+        def kernel(n: int) -> object:
+            return simulate_tables(rules, player, banker, n, state)
+
+        def reference(n: int) -> object:
+            return self.simulate_reference(rules, TablePlayer(player, TableBanker(banker)),
+                                           ProgressionSpec(), n, np.random.SeedSequence(1))
+
+        return [BenchCase("heads-up, table strategy, one pack, no reshuffle (kernel)",
+                          "deals", kernel),
+                BenchCase("heads-up, table strategy (reference path)", "deals", reference)]
+
+    def exact_tables(self, rules: PontoonRules) -> dict[str, pd.DataFrame]:
+        """Threshold punters against fixed bankers, and the optimal punter's chart against a
+        banker standing on 17 (exact, infinite deck)."""
+        from sim.games.pontoon.exact_infinite import outcome_table
+        from sim.games.pontoon.solver import best_player
+
+        optimal = best_player(rules, BankerTable.stand_on(17)).player
+        chart = optimal.chart()
+        chart.insert(0, "phase", "nothing bought")
+        bought = optimal.chart(buys=2)
+        bought.insert(0, "phase", "after a 2x buy")
+        return {"bets": outcome_table(rules), "optimal_v_stand17": pd.concat([chart, bought])}
+
+
+GAME = PontoonGame()

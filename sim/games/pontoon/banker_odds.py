@@ -1,0 +1,133 @@
+"""The banker's final score, exactly, for any cards left (finite pack) or the infinite deck.
+
+The banker's draws depend only on his hand, which depends only on the multiset of his cards;
+and every ordering of a multiset of values has the same chance, whatever the cards left. So
+his drawing policy (for one signal) is compiled once into a **structure**: every multiset of
+values he can hold, how many value orderings reach it without standing earlier, and whether
+he stands there; then his distribution for a given pack is a sum over that structure of
+falling-factorial products, a few thousand multiplications. His pontoon is excluded (it is
+valued apart): a structure starts from his non-pontoon two-card hands.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+from sim.games.pontoon.hand import N_SCORES, NO_LIVE_HAND, banker_index, banker_score, best_total
+from sim.games.pontoon.rules import MAX_CARDS
+
+MAX_ROWS = 3000  # multisets of 2..5 values: 2992 at most
+# A row: cards, score if he stops there, 1 if he stops (or is bust) there, number of distinct
+# values, then (value, multiplicity) pairs.
+R_SIZE, R_SCORE, R_STOPS, R_PAIRS, R_FIRST = 0, 1, 2, 3, 4
+ROW_WIDTH = R_FIRST + 2 * MAX_CARDS
+
+
+@numba.njit(cache=True)
+def _add_row(rows, ways, codes, index, n, code, mult, w, key, btab, keyed, five_rule):
+    """Append the multiset ``mult`` (counts by value 1..10) reached in ``w`` orderings."""
+    size = 0
+    hard = 0
+    pairs = 0
+    for v in range(1, 11):
+        if mult[v]:
+            size += mult[v]
+            hard += v * mult[v]
+            rows[n, R_FIRST + 2 * pairs] = v
+            rows[n, R_FIRST + 2 * pairs + 1] = mult[v]
+            pairs += 1
+    ace = mult[1] > 0
+    total, soft = best_total(hard, ace)
+    stops = hard > 21 or total >= 21 or size >= MAX_CARDS or key == NO_LIVE_HAND
+    if not stops:
+        stops = btab[banker_index(key if keyed else 0, size, soft, total)] == 0
+    rows[n, R_SIZE] = size
+    rows[n, R_SCORE] = banker_score(hard, ace, size, five_rule)
+    rows[n, R_STOPS] = stops
+    rows[n, R_PAIRS] = pairs
+    ways[n] = w
+    codes[n] = code
+    index[code] = n
+
+
+@numba.njit(cache=True)
+def banker_structure(key, btab, keyed, five_rule):
+    """Every multiset of values the banker can hold against signal ``key`` (his pontoon
+    excluded), with the number of value orderings reaching it: (rows, ways)."""
+    rows = np.zeros((MAX_ROWS, ROW_WIDTH), dtype=np.int64)
+    ways = np.zeros(MAX_ROWS)
+    codes = np.zeros(MAX_ROWS, dtype=np.int64)
+    index = Dict.empty(key_type=types.int64, value_type=types.int64)
+    mult = np.zeros(11, dtype=np.int64)
+    n = 0
+    for v1 in range(1, 11):
+        for v2 in range(v1, 11):
+            if v1 == 1 and v2 == 10:
+                continue  # a pontoon
+            mult[:] = 0
+            mult[v1] += 1
+            mult[v2] += 1
+            code = 6 ** (v1 - 1) + 6 ** (v2 - 1)
+            _add_row(rows, ways, codes, index, n, code, mult, 1.0 if v1 == v2 else 2.0, key,
+                     btab, keyed, five_rule)
+            n += 1
+    start = 0
+    end = n
+    while start < end:
+        for i in range(start, end):
+            if rows[i, R_STOPS]:
+                continue
+            for v in range(1, 11):
+                code = codes[i] + 6 ** (v - 1)
+                if code in index:
+                    ways[index[code]] += ways[i]
+                    continue
+                mult[:] = 0
+                for p in range(rows[i, R_PAIRS]):
+                    mult[rows[i, R_FIRST + 2 * p]] = rows[i, R_FIRST + 2 * p + 1]
+                mult[v] += 1
+                _add_row(rows, ways, codes, index, n, code, mult, ways[i], key, btab, keyed,
+                         five_rule)
+                n += 1
+        start = end
+        end = n
+    return rows[:n].copy(), ways[:n].copy()
+
+
+@numba.njit(cache=True)
+def banker_distribution(rows, ways, values_left, left, infinite):
+    """The banker's final score distribution (times the chance that he has no pontoon).
+
+    Args:
+        rows, ways: a structure from :func:`banker_structure`.
+        values_left: per value 1..10, the cards left (finite) or the probability (infinite).
+        left: the cards left in the pack (finite; the banker's two included).
+        infinite: draws with replacement from the law ``values_left``.
+    """
+    falling = np.ones((11, MAX_CARDS + 1))
+    for v in range(1, 11):
+        for k in range(1, MAX_CARDS + 1):
+            if infinite:
+                falling[v, k] = falling[v, k - 1] * values_left[v]
+            else:
+                falling[v, k] = falling[v, k - 1] * max(values_left[v] - k + 1, 0.0)
+    total = np.ones(MAX_CARDS + 1)
+    if not infinite:
+        for k in range(1, MAX_CARDS + 1):
+            total[k] = total[k - 1] * max(left - k + 1, 0)
+    out = np.zeros(N_SCORES)
+    for i in range(rows.shape[0]):
+        size = rows[i, R_SIZE]
+        # He stops where his policy says, or when the stock is empty (all cards drawn).
+        if not rows[i, R_STOPS] and (infinite or size != left):
+            continue
+        if not infinite and size > left:
+            continue
+        p = ways[i]
+        for q in range(rows[i, R_PAIRS]):
+            p *= falling[rows[i, R_FIRST + 2 * q], rows[i, R_FIRST + 2 * q + 1]]
+        out[rows[i, R_SCORE]] += p / total[size]
+    return out

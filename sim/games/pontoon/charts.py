@@ -1,0 +1,212 @@
+"""Strategy charts: what a table does in each situation, how the banker draws, stakes.
+
+Every function takes an optional ``ax`` and returns the Figure (Agg backend). A player chart
+shows, for each total and situation, the action the table takes where the hand is actually
+reached (weighted by how often, in the infinite deck, playing the table itself); a ``*`` marks
+an action that depends on what the banker can see of the hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+
+from sim.cards import RANK_SYMBOLS
+from sim.charts import _axes
+from sim.games.pontoon.exact_infinite import value_law
+from sim.games.pontoon.hand import (
+    BUY1,
+    BUY2,
+    BUY_PATTERNS,
+    MAX_MULTIPLE,
+    NEXT_BUY,
+    PLAYER_SHAPE,
+    STICK,
+    TWIST,
+    V_CAP,
+    best_total,
+)
+from sim.games.pontoon.rules import MAX_CARDS, PontoonRules
+from sim.games.pontoon.tables import BankerTable, PlayerTable
+
+LABELS = {STICK: "S", TWIST: "T", BUY1: "B1", BUY2: "B2"}
+COLOURS = ListedColormap(["#4c72b0", "#dd8452", "#55a868", "#2d6a3e", "#eeeeee"])
+# Situations shown as columns: (buy pattern, twisted, cards, label).
+SITUATIONS = (
+    ((), False, 2, "2 cards"),
+    ((2,), False, 3, "bought 2x"),
+    ((1,), False, 3, "bought 1x"),
+    ((), True, 3, "twisted"),
+    ((2, 2), False, 4, "bought 2x, 2x"),
+    ((2,), True, 4, "bought 2x, twisted"),
+    ((), True, 4, "twisted twice"),
+)
+ROWS = [(0, t) for t in range(4, 21)] + [(1, t) for t in range(12, 21)]
+
+
+def reach_weights(rules: PontoonRules, table: PlayerTable) -> np.ndarray:
+    """How often an unsplit hand played by ``table`` reaches each table state (infinite
+    deck; an array of PLAYER_SHAPE)."""
+    law = value_law(rules)
+    weights = np.zeros(PLAYER_SHAPE)
+
+    def walk(hard: int, ace: bool, n: int, buys: int, twisted: int, v: int, p: float) -> None:
+        total, soft = best_total(hard, ace)
+        if hard > 21 or total == 21 or n >= MAX_CARDS:
+            return
+        state = (buys, twisted, n - 2, min(v, V_CAP), int(soft), total)
+        weights[state] += p
+        action = int(table.actions[state])
+        if action == STICK:
+            return
+        for x in range(1, 11):
+            if law[x]:
+                if action == TWIST:
+                    walk(hard + x, ace or x == 1, n + 1, buys, 1, v + x, p * law[x])
+                else:
+                    walk(hard + x, ace or x == 1, n + 1, int(NEXT_BUY[buys, action - 1]),
+                         twisted, v + 1, p * law[x])
+
+    for a in range(1, 11):
+        for b in range(1, 11):
+            if law[a] and law[b] and {a, b} != {1, 10}:
+                walk(a + b, a == 1 or b == 1, 2, 0, 0, 2, law[a] * law[b])
+    return weights
+
+
+def _cell(table: PlayerTable, weights: np.ndarray, buys: int, twisted: bool, n: int,
+          soft: int, total: int) -> tuple[int, bool] | None:
+    """(the most weighted action, whether it varies with the visible sum) or None."""
+    w = weights[buys, int(twisted), n - 2, :, soft, total]
+    if w.sum() <= 0:
+        return None
+    actions = table.actions[buys, int(twisted), n - 2, :, soft, total]
+    by_action = {int(a): float(w[actions == a].sum()) for a in np.unique(actions[w > 0])}
+    main = max(by_action, key=by_action.get)
+    return main, len(by_action) > 1
+
+
+def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None,
+                 title: str = "punter's play") -> Figure:
+    """The table as a chart: rows hard and soft totals, columns situations."""
+    fig, ax = _axes(ax, (8.5, 9.5))
+    weights = reach_weights(rules, table)
+    grid = np.full((len(ROWS), len(SITUATIONS)), 4.0)
+    for j, (pattern, twisted, n, _) in enumerate(SITUATIONS):
+        if pattern not in BUY_PATTERNS:
+            continue
+        buys = BUY_PATTERNS.index(pattern)
+        for i, (soft, total) in enumerate(ROWS):
+            cell = _cell(table, weights, buys, twisted, n, soft, total)
+            if cell is None:
+                continue
+            action, varies = cell
+            grid[i, j] = action
+            ax.text(j, i, LABELS[action] + ("*" if varies else ""), ha="center", va="center",
+                    fontsize=8, color="white" if action != TWIST else "black")
+    ax.imshow(grid, cmap=COLOURS, vmin=0, vmax=4, aspect="auto")
+    ax.set_xticks(range(len(SITUATIONS)), [s[3] for s in SITUATIONS], rotation=30,
+                  ha="right")
+    ax.set_yticks(range(len(ROWS)), [f"{'soft' if s else 'hard'} {t}" for s, t in ROWS])
+    splits = "".join(r for r, s in zip(RANK_SYMBOLS, table.split) if s) or "none"
+    ax.set_title(f"{title}\nS stick, T twist, B1/B2 buy 1x/2x the stake; split: {splits}"
+                 f"{'; burn 13' if table.burn else ''}", fontsize="medium")
+    return fig
+
+
+def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
+                 title: str = "banker's play") -> Figure:
+    """The smallest hard total the banker stands on holding ``n`` cards, by the stake
+    multiple and the visible lower bound of the hand with the most money."""
+    fig, ax = _axes(ax, (7.5, 4.2))
+    chart = banker.chart(n)
+    values = chart.drop(columns="stake x").to_numpy(dtype=float)
+    image = ax.imshow(values, cmap="viridis", aspect="auto", vmin=12, vmax=22)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            v = int(values[i, j])
+            ax.text(j, i, "never" if v >= 22 else str(v), ha="center", va="center",
+                    fontsize=8, color="white" if v < 18 else "black")
+    ax.set_xticks(range(values.shape[1]), list(chart.columns[1:]), rotation=30, ha="right")
+    ax.set_yticks(range(MAX_MULTIPLE), [f"stake x{m}" for m in range(1, MAX_MULTIPLE + 1)])
+    ax.set_title(f"{title}: stands from (hard, {n} cards)", fontsize="medium")
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig
+
+
+def stake_chart(table: PlayerTable, ax: Axes | None = None) -> Figure:
+    """The initial stake on each first card."""
+    fig, ax = _axes(ax, (6.5, 3.0))
+    ax.bar(list(RANK_SYMBOLS), table.stakes, color="C0")
+    ax.set_xlabel("first card")
+    ax.set_ylabel("initial stake")
+    ax.set_title("stake by first card", fontsize="medium")
+    return fig
+
+
+def strategy_figure(table: PlayerTable, banker: BankerTable, rules: PontoonRules,
+                    fig: Figure | None = None, title: str = "") -> Figure:
+    """Punter chart, stakes and banker chart side by side."""
+    import matplotlib.pyplot as plt
+
+    if fig is None:
+        fig = plt.figure(figsize=(16, 9.5), layout="constrained")
+    left, right = fig.subfigures(1, 2, width_ratios=[1.1, 1.0])
+    player_chart(table, rules, left.subplots())
+    top, bottom = right.subplots(2, 1, height_ratios=[1.0, 1.6])
+    stake_chart(table, top)
+    banker_chart(banker, bottom)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def write_charts(folder: Path, rules: PontoonRules | None = None) -> list[Path]:
+    """Strategy charts (PNG) and tables (CSV) of the best responses, into ``folder``: the
+    optimal punter against a banker standing on 17 and against the adaptive banker, the
+    banker's best response to each, and the edges of alternating best responses."""
+    from sim.charts import save
+    from sim.games.pontoon.solver import best_banker, best_player, iterate
+    from sim.runner import write_atomic
+
+    rules = rules or PontoonRules()
+    written = []
+    for label, banker in (("stand17", BankerTable.stand_on(17)),
+                          ("adaptive", BankerTable.adaptive(rules))):
+        punter = best_player(rules, banker)
+        answer = best_banker(rules, punter.player)
+        edge = punter.value.edge_per_initial_bet
+        title = (f"optimal punter v {label} banker: house edge {100 * edge:.2f}% per initial "
+                 f"stake (exact, infinite deck); the banker's best response brings it to "
+                 f"{100 * answer.value.edge_per_initial_bet:.2f}%")
+        path = folder / f"optimal_v_{label}.png"
+        save(strategy_figure(punter.player, answer.banker, rules, title=title), path)
+        written.append(path)
+        chart = folder / f"optimal_v_{label}.txt"
+        write_atomic(chart, punter.player.describe() + "\n")
+        written.append(chart)
+    rows = iterate(rules, BankerTable.stand_on(17), rounds=3)
+    table = folder / "best_responses.csv"
+    write_atomic(table, "round,moved,house_edge\n" + "".join(
+        f"{r['round']},{r['moved']},{r['edge']:.6f}\n" for r in rows))
+    written.append(table)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m sim.games.pontoon.charts FOLDER``: write the strategy charts."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0] if args else "reports/pontoon_charts")
+    for path in write_charts(folder):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
