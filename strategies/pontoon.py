@@ -185,8 +185,9 @@ class Table(_Punter):
 
     def build_table(self, rules: PontoonRules) -> PlayerTable:
         stakes = stake_by_first_card(self.stakes, rules)
-        if self.file is not None:
-            return read_chart(Path(self.file)).with_stakes(stakes)
+        if self.file is not None:  # the chart's own stakes unless others are given
+            chart = read_chart(Path(self.file))
+            return chart if self.stakes is None else chart.with_stakes(stakes)
         base = PlayerTable.threshold(rules, self.stick, self.soft_stick, self.split,
                                      self.burn, stakes)
         actions = base.actions.copy()
@@ -205,8 +206,10 @@ class Table(_Punter):
 
 @register("pontoon", "optimal")
 class Optimal(_Punter):
-    """The best play against the banker (exact best response, infinite deck): stakes by first
-    card, buys, twists, splits and burns."""
+    """The exact best response to the banker (infinite deck): stakes, buys, twists, splits.
+
+    Solved for the rules of the run (:func:`sim.games.pontoon.solver.best_player`), stakes by
+    first card and the burn included."""
 
     name = "optimal"
 
@@ -224,8 +227,12 @@ HI_LO = {"A": -1, "2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "T": -1, "J": -1, "Q":
 
 @register("pontoon", "card-memory", counts_cards=True)
 class CardMemory(_Punter):
-    """Remembers the cards seen since the shuffle: stakes the maximum and sticks earlier when
-    the cards left are rich in tens and aces (a weighted count per card left)."""
+    """Remembers the cards seen since the shuffle to size the stake and adjust play.
+
+    A weighted count of the cards seen (Hi-Lo weights by default) per pack of cards unseen:
+    the maximum stake when it reaches ``bet_at``; one point earlier to stick when it reaches
+    ``play_at`` (cards left rich in tens and aces), one point later when it falls to
+    ``-play_at``."""
 
     name = "card-memory"
 

@@ -1,6 +1,7 @@
 """Simulated pontoon edges against exact ones (|z| < 4 at fixed seeds), and reproducible runs."""
 
 import dataclasses
+
 import numpy as np
 import pytest
 
@@ -102,3 +103,33 @@ def test_same_report_for_one_and_two_jobs(tmp_path):
     assert main([*args, "--out", str(tmp_path / "two"), "--jobs", "2"]) == 0
     assert (tmp_path / "one" / "report.csv").read_text() == (
         tmp_path / "two" / "report.csv").read_text()
+
+
+USER_STRATEGY = '''
+def decide(view, rng):
+    """Twist below 17, buy once on 10 or 11 with two cards."""
+    if "buy" in view.legal and view.n_cards == 2 and view.total in (10, 11):
+        from sim.games.pontoon import Buy
+        return Buy(view.initial_stake)
+    return "stick" if view.total >= 17 else "twist"
+'''
+
+
+def test_a_user_strategy_file_runs_on_the_reference_path(tmp_path):
+    (tmp_path / "mine.py").write_text(USER_STRATEGY)
+    (tmp_path / "run.toml").write_text(
+        'game = "pontoon"\nrounds = 500\n[[strategies]]\nuse = "mine.py:decide"\n')
+    assert main(["run", str(tmp_path / "run.toml"), "--quiet", "--out",
+                 str(tmp_path / "out")]) == 0
+    report = (tmp_path / "out" / "report.csv").read_text()
+    assert "reference" in report and "bust_freq" in report
+
+
+def test_a_chart_file_round_trips(tmp_path):
+    from strategies.pontoon import write_chart
+
+    rules = PRESETS["british-home"]
+    table = _strategy("buys-and-stakes", "stand-on").kernel_table(rules)
+    write_chart(table, tmp_path / "chart.npz")
+    again = Table(file=str(tmp_path / "chart.npz"), stakes={"A": "max", "2": 2})
+    assert again.kernel_table(rules).digest == table.digest

@@ -1,9 +1,11 @@
 """Pontoon, the British banking game: the game object the engine uses.
 
 Rules: :mod:`.rules`; hand arithmetic: :mod:`.hand`; what each person sees: :mod:`.views`;
-strategies as data: :mod:`.tables`, :mod:`.players`; the reference deal: :mod:`.reference`;
-the compiled kernel: :mod:`.kernel`; exact values: :mod:`.exact_infinite`,
-:mod:`.exact_finite`; best responses: :mod:`.solver`; strategy charts: :mod:`.charts`.
+strategies as data: :mod:`.tables`, :mod:`.players`; the cards and the reference deal:
+:mod:`.pack`, :mod:`.reference`; the compiled kernel: :mod:`.kernel`; exact values:
+:mod:`.exact_finite` (the recursion: :mod:`.walk`, :mod:`.composition`,
+:mod:`.banker_odds`) and :mod:`.exact_infinite`; best responses: :mod:`.solver`; strategy
+charts: :mod:`.charts`.
 """
 
 from __future__ import annotations
@@ -206,9 +208,10 @@ class PontoonGame(Game):
         from sim.games.pontoon.solver import best_player
 
         optimal = best_player(rules, BankerTable.stand_on(17)).player
-        chart = optimal.chart()
+        weights = optimal.reach(rules)
+        chart = optimal.chart(weights=weights)
         chart.insert(0, "phase", "nothing bought")
-        bought = optimal.chart(buys=2)
+        bought = optimal.chart(buys=2, weights=weights)
         bought.insert(0, "phase", "after a 2x buy")
         return {"bets": outcome_table(rules), "optimal_v_stand17": pd.concat([chart, bought])}
 

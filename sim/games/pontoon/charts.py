@@ -17,20 +17,15 @@ from matplotlib.figure import Figure
 
 from sim.cards import RANK_SYMBOLS
 from sim.charts import _axes
-from sim.games.pontoon.exact_infinite import value_law
 from sim.games.pontoon.hand import (
     BUY1,
     BUY2,
     BUY_PATTERNS,
     MAX_MULTIPLE,
-    NEXT_BUY,
-    PLAYER_SHAPE,
     STICK,
     TWIST,
-    V_CAP,
-    best_total,
 )
-from sim.games.pontoon.rules import MAX_CARDS, PontoonRules
+from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 
 LABELS = {STICK: "S", TWIST: "T", BUY1: "B1", BUY2: "B2"}
@@ -46,36 +41,6 @@ SITUATIONS = (
     ((), True, 4, "twisted twice"),
 )
 ROWS = [(0, t) for t in range(4, 21)] + [(1, t) for t in range(12, 21)]
-
-
-def reach_weights(rules: PontoonRules, table: PlayerTable) -> np.ndarray:
-    """How often an unsplit hand played by ``table`` reaches each table state (infinite
-    deck; an array of PLAYER_SHAPE)."""
-    law = value_law(rules)
-    weights = np.zeros(PLAYER_SHAPE)
-
-    def walk(hard: int, ace: bool, n: int, buys: int, twisted: int, v: int, p: float) -> None:
-        total, soft = best_total(hard, ace)
-        if hard > 21 or total == 21 or n >= MAX_CARDS:
-            return
-        state = (buys, twisted, n - 2, min(v, V_CAP), int(soft), total)
-        weights[state] += p
-        action = int(table.actions[state])
-        if action == STICK:
-            return
-        for x in range(1, 11):
-            if law[x]:
-                if action == TWIST:
-                    walk(hard + x, ace or x == 1, n + 1, buys, 1, v + x, p * law[x])
-                else:
-                    walk(hard + x, ace or x == 1, n + 1, int(NEXT_BUY[buys, action - 1]),
-                         twisted, v + 1, p * law[x])
-
-    for a in range(1, 11):
-        for b in range(1, 11):
-            if law[a] and law[b] and {a, b} != {1, 10}:
-                walk(a + b, a == 1 or b == 1, 2, 0, 0, 2, law[a] * law[b])
-    return weights
 
 
 def _cell(table: PlayerTable, weights: np.ndarray, buys: int, twisted: bool, n: int,
@@ -94,7 +59,7 @@ def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None
                  title: str = "punter's play") -> Figure:
     """The table as a chart: rows hard and soft totals, columns situations."""
     fig, ax = _axes(ax, (8.5, 9.5))
-    weights = reach_weights(rules, table)
+    weights = table.reach(rules)
     grid = np.full((len(ROWS), len(SITUATIONS)), 4.0)
     for j, (pattern, twisted, n, _) in enumerate(SITUATIONS):
         if pattern not in BUY_PATTERNS:
@@ -187,7 +152,7 @@ def write_charts(folder: Path, rules: PontoonRules | None = None) -> list[Path]:
         save(strategy_figure(punter.player, answer.banker, rules, title=title), path)
         written.append(path)
         chart = folder / f"optimal_v_{label}.txt"
-        write_atomic(chart, punter.player.describe() + "\n")
+        write_atomic(chart, punter.player.describe(rules) + "\n")
         written.append(chart)
     rows = iterate(rules, BankerTable.stand_on(17), rounds=3)
     table = folder / "best_responses.csv"

@@ -23,6 +23,15 @@ P_INFINITE, P_KEYED, P_PLAYERS, P_CARDS, P_BURN, P_BUDGET, P_MODE = range(7)
 
 
 @numba.njit(cache=True)
+def pack_counts(full):
+    """The cards left of each rank, their total at index 13: a fresh pack."""
+    counts = np.zeros(14, dtype=np.int64)
+    counts[:13] = full
+    counts[13] = full.sum()
+    return counts
+
+
+@numba.njit(cache=True)
 def draw_p(r, counts, probs, infinite):
     """Probability that the next card drawn has rank ``r``."""
     if infinite:

@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from sim.games.base import ExactValue
-from sim.games.pontoon.composition import P_INFINITE, draw_p, put_back, take
+from sim.games.pontoon.composition import P_INFINITE, draw_p, pack_counts, put_back, take
 from sim.games.pontoon.hand import (
     N_KEYS,
     N_SCORES,
@@ -52,9 +52,7 @@ def _banker_pontoon_part(full, probs, stakes, params, rule_i, rule_f):
     banker has a pontoon (a seat's two cards and the banker's two: exchangeable, whatever the
     other seats hold)."""
     infinite = params[P_INFINITE] != 0
-    counts = np.zeros(14, dtype=np.int64)
-    counts[:13] = full
-    counts[13] = full.sum()
+    counts = pack_counts(full)
     ties = rule_i[RI_TIES_TO_BANKER] != 0
     net = np.zeros(13)
     staked = np.zeros(13)
@@ -175,9 +173,10 @@ def deal_exact(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
     """Exact expectations of a deal from a full pack (finite) or of any deal (infinite deck).
 
     The punters all play ``player``; the banker plays ``banker``. Cached by the tables'
-    fingerprints. None when the recursion would cache more than ``budget`` states: a finite
-    pack with splits into three or four hands of several ranks can take minutes, and a
-    report should not wait for it.
+    fingerprints. None when the recursion would cache more than ``budget`` states or walk
+    more than 128 frames per state of it (the default: about ten seconds): a finite pack with
+    splits into three or four hands of several ranks can take minutes, and a report should
+    not wait for it.
     """
     problems = player.problems(rules)
     if problems:

@@ -29,12 +29,15 @@ from sim.games.pontoon.hand import (
     BUY_PATTERNS,
     MAX_MULTIPLE,
     N_LB,
+    NEXT_BUY,
     NO_LIVE_HAND,
     PLAYER_SHAPE,
     STICK,
     TWIST,
+    V_CAP,
+    best_total,
 )
-from sim.games.pontoon.rules import MAX_CARDS, PontoonRules
+from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 
 
 def _frozen(array: np.ndarray, dtype: type, shape: tuple[int, ...], name: str) -> np.ndarray:
@@ -157,13 +160,42 @@ class PlayerTable:
         return out
 
     # ------------------------------------------------------------------ charts
-    def chart(self, buys: int = 0, twisted: bool = False, visible: int | None = None
-              ) -> pd.DataFrame:
+    def reach(self, rules: PontoonRules) -> np.ndarray:
+        """How often an unsplit hand played by this table reaches each state, in the infinite
+        deck (an array of PLAYER_SHAPE): what a chart should show."""
+        law = np.zeros(11)
+        for r, p in enumerate(rules.rank_probabilities()):
+            law[VALUES[r]] += p
+        weights = np.zeros(PLAYER_SHAPE)
+
+        def walk(hard: int, ace: bool, n: int, buys: int, twisted: int, v: int,
+                 p: float) -> None:
+            total, soft = best_total(hard, ace)
+            if hard > 21 or total == 21 or n >= MAX_CARDS:
+                return
+            state = (buys, twisted, n - 2, min(v, V_CAP), int(soft), total)
+            weights[state] += p
+            action = int(self.actions[state])
+            for x in range(1, 11) if action != STICK else ():
+                if law[x] and action == TWIST:
+                    walk(hard + x, ace or x == 1, n + 1, buys, 1, v + x, p * law[x])
+                elif law[x]:
+                    walk(hard + x, ace or x == 1, n + 1, int(NEXT_BUY[buys, action - 1]),
+                         twisted, v + 1, p * law[x])
+
+        for a in range(1, 11):
+            for b in range(1, 11):
+                if law[a] and law[b] and {a, b} != {1, 10}:
+                    walk(a + b, a == 1 or b == 1, 2, 0, 0, 2, law[a] * law[b])
+        return weights
+
+    def chart(self, buys: int = 0, twisted: bool = False,
+              weights: np.ndarray | None = None) -> pd.DataFrame:
         """The actions as a chart: rows hard 4..20 and soft 12..20, columns 2, 3 and 4 cards.
 
-        Where the action depends on the visible sum the banker sees, ``visible`` picks one; by
-        default an entry shows the action taken at most visible sums (marked ``*`` when it
-        varies).
+        An entry shows the action taken at most of the visible sums the banker may see
+        (weighted by ``weights``, e.g. :meth:`reach`; blank where never reached), marked ``*``
+        where it depends on them.
         """
         rows = []
         for soft, low in ((0, 4), (1, 12)):
@@ -171,21 +203,29 @@ class PlayerTable:
                 row = {"hand": f"{'soft' if soft else 'hard'} {total}"}
                 for n in range(2, MAX_CARDS):
                     entries = self.actions[buys, int(twisted), n - 2, :, soft, total]
-                    if visible is not None:
-                        row[f"{n} cards"] = ACTION_NAMES[int(entries[min(visible, 22)])]
+                    w = (weights[buys, int(twisted), n - 2, :, soft, total]
+                         if weights is not None else np.ones(entries.shape))
+                    if w.sum() <= 0:
+                        row[f"{n} cards"] = ""
                         continue
-                    values, counts = np.unique(entries, return_counts=True)
-                    main = ACTION_NAMES[int(values[np.argmax(counts)])]
-                    row[f"{n} cards"] = main + ("*" if len(values) > 1 else "")
+                    seen = {int(a): float(w[entries == a].sum()) for a in np.unique(entries)
+                            if w[entries == a].sum() > 0}
+                    main = max(seen, key=seen.get)
+                    row[f"{n} cards"] = ACTION_NAMES[main] + ("*" if len(seen) > 1 else "")
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def describe(self) -> str:
-        """A printable chart of the main phases, the splits, the burn and the stakes."""
+    def describe(self, rules: PontoonRules | None = None) -> str:
+        """A printable chart of the main phases, the splits, the burn and the stakes (with
+        ``rules``, only the states the table reaches)."""
+        weights = self.reach(rules) if rules is not None else None
         parts = []
         for label, buys, twisted in (("nothing bought", 0, False), ("after a 2x buy", 2, False),
-                                     ("after a 1x buy", 1, False), ("after a twist", 0, True)):
-            parts.append(f"## {label}\n{self.chart(buys, twisted).to_string(index=False)}")
+                                     ("after a 1x buy", 1, False),
+                                     ("after two 2x buys", 5, False), ("after a twist", 0, True),
+                                     ("after a 2x buy and a twist", 2, True)):
+            chart = self.chart(buys, twisted, weights)
+            parts.append(f"## {label}\n{chart.to_string(index=False)}")
         splits = "".join(r for r, s in zip(RANK_SYMBOLS, self.split) if s) or "none"
         stakes = ", ".join(f"{r}: {s:g}" for r, s in zip(RANK_SYMBOLS, self.stakes))
         parts.append(f"split: {splits}; burn a hard 13: {'yes' if self.burn else 'no'}\n"

@@ -28,6 +28,7 @@ from sim.games.pontoon.composition import (
     P_PLAYERS,
     banker_final,
     draw_p,
+    pack_counts,
     put_back,
     rank_codes,
     take,
@@ -64,6 +65,7 @@ from sim.games.pontoon.rules import MAX_CARDS, VALUES
 EVENTS = ("hands", "busts", "fives", "pontoons", "buys", "burns")
 N_EVENTS = len(EVENTS)
 BIG_STOCK = 1 << 30
+STEPS_PER_STATE = 128  # the work budget also bounds the frames walked: budget x this
 _KEY = types.UniTuple(types.int64, 3)
 _ROW = types.float64[::1]
 
@@ -275,9 +277,7 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
     sways = List.empty_list(_ROW)
     infinite = params[P_INFINITE] != 0
     players = params[P_PLAYERS]
-    counts = np.zeros(14, dtype=np.int64)
-    counts[:13] = full
-    counts[13] = full.sum()
+    counts = pack_counts(full)
     mode = params[P_MODE]
     width = N_KEYS + N_KEYS * N_SCORES if mode == 1 else N_SCORES + 2 * players + N_EVENTS + 13
     last = np.zeros(1)  # mode 1: the banker's final signal, as a one-entry row
@@ -290,8 +290,11 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
     G[0, G_PROB] = 1.0
     sp = 1
     free_buf = 1  # buffers are taken and given back in stack order
+    steps = 0
+    max_steps = params[P_BUDGET] * STEPS_PER_STATE
     while sp > 0:
-        if len(memo_vals) + len(fvals) > params[P_BUDGET]:
+        steps += 1
+        if steps > max_steps or len(memo_vals) + len(fvals) > params[P_BUDGET]:
             return bufs[0].copy(), -1  # over the budget: no value
         i = sp - 1
         kind = F[i, F_MODE]
