@@ -10,10 +10,18 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.games.pontoon import BankerTable, PlayerTable, PontoonRules, Session
+from sim.games.pontoon import (
+    BankerTable,
+    PlayerTable,
+    PontoonRules,
+    Session,
+    exact_finite,
+    independent,
+)
 from sim.games.pontoon.exact_finite import deal_exact, first_deal_value, tens_alike
-from sim.games.pontoon.hand import BUY1, BUY2, PLAYER_SHAPE
+from sim.games.pontoon.hand import BUY1, BUY2, N_SCORES, PLAYER_SHAPE
 from sim.games.pontoon.players import TableBanker, TablePlayer
+from sim.games.pontoon.walk import walk_deal
 
 
 class NeedCard(Exception):
@@ -179,7 +187,7 @@ def test_more_packs_approach_the_infinite_deck():
 def test_the_work_budget_gives_up_cleanly():
     rules = PontoonRules(reshuffle="every-deal")
     table = PlayerTable.threshold(rules, 16, 18, split="A8")
-    assert deal_exact(rules, table, BankerTable.stand_on(17), budget=1000) is None
+    assert deal_exact(rules, table, BankerTable.adaptive(rules), budget=1000) is None
 
 
 def test_tables_that_break_the_rules_are_refused():
@@ -187,3 +195,74 @@ def test_tables_that_break_the_rules_are_refused():
     actions = np.full(PLAYER_SHAPE, 0, dtype=np.uint8)
     with pytest.raises(ValueError, match="stick on hard 4"):
         deal_exact(rules, PlayerTable(actions), BankerTable.stand_on(17))
+
+
+# Hands valued one by one (a banker who reads only his own cards, a stock no deal can exhaust).
+ONE_BY_ONE = {
+    "splits": (PontoonRules(ranks="A8T", suits=3, packs=2, reshuffle="every-deal", max_hands=2),
+               lambda r: PlayerTable.threshold(r, 16, 18, split="A8"), "stand17"),
+    "unequal-tens": (PontoonRules(ranks="AJQ", suits=3, packs=2, reshuffle="every-deal",
+                                  split_unequal_tens=True, max_hands=2,
+                                  split_pontoon_counts=False),
+                     lambda r: PlayerTable.threshold(r, 16, 18, split="AJQ"), "stand17"),
+    "burn": (PontoonRules(ranks="A67T", suits=2, packs=2, reshuffle="every-deal",
+                          burn_hard_13=True),
+             lambda r: PlayerTable.threshold(r, 17, 18, burn=True), "stand17"),
+}
+
+
+@pytest.mark.parametrize("case", list(ONE_BY_ONE))
+def test_hands_valued_one_by_one_match_enumeration(case):
+    rules, make_table, banker_name = ONE_BY_ONE[case]
+    table, banker = make_table(rules), BANKERS[banker_name](rules)
+    assert independent.applies(rules, table, banker, rules.n_cards)
+    exact = deal_exact(rules, table, banker)
+    assert exact.banker_scores is None  # the sign that the hands were valued one by one
+    brute = enumerate_deals(rules, TablePlayer(table), TableBanker(banker))
+    value = exact.value()
+    assert value.mean_net == pytest.approx(brute[0], abs=1e-12)
+    assert value.mean_initial_stake == pytest.approx(brute[1], abs=1e-12)
+    assert value.mean_total_wagered == pytest.approx(brute[2], abs=1e-12)
+    for i, event in enumerate(("busts", "fives", "hands"), start=3):
+        assert exact.events[event] == pytest.approx(brute[i], abs=1e-12)
+
+
+@pytest.mark.parametrize("rules, split", [
+    (PontoonRules(max_hands=2), "A"),
+    (PontoonRules(ranks="A8T", packs=3, max_hands=4, burn_hard_13=True), "A8T"),
+    (PontoonRules(ranks="A8T", packs=4, players=2, max_hands=2), "8"),
+])
+def test_hands_valued_one_by_one_match_the_walk(rules, split):
+    table = buying_table(rules, split=split, burn=rules.burn_hard_13)
+    banker = BankerTable.stand_on(16, hit_soft=True)
+    args = exact_finite._inputs(rules, table, banker, 10**7)
+    assert independent.applies(rules, table, banker, rules.n_cards)
+    walked, _ = walk_deal(*args)
+    one_by_one, _ = independent.seat_row(args, rules.players)
+    assert one_by_one[N_SCORES:] == pytest.approx(walked[N_SCORES:], abs=1e-12)
+
+
+def test_hands_are_valued_together_where_they_must_be():
+    rules = PontoonRules()
+    splitter = PlayerTable.threshold(rules, 16, 18, split="A8")
+    assert independent.applies(rules, splitter, BankerTable.stand_on(17), 52)
+    assert not independent.applies(rules, splitter, BankerTable.adaptive(rules), 52)
+    assert not independent.applies(dataclasses.replace(rules, players=3), splitter,
+                                   BankerTable.stand_on(17), 52)  # 3 x 4 hands may run out
+    assert independent.applies(dataclasses.replace(rules, players=7),
+                               PlayerTable.threshold(rules, 16, 18), BankerTable.stand_on(17),
+                               52)
+
+
+def test_a_random_card_burnt_before_the_deal_changes_nothing():
+    rules = PontoonRules()
+    table = PlayerTable.threshold(rules, 16, 18, split="A8")
+    banker = BankerTable.stand_on(17)
+    full = rules.rank_counts()
+    burnt = 0.0
+    for r in range(13):
+        stock = full.copy()
+        stock[r] -= 1
+        burnt += full[r] / full.sum() * deal_exact(rules, table, banker,
+                                                   stock=tuple(stock)).value().mean_net
+    assert burnt == pytest.approx(deal_exact(rules, table, banker).value().mean_net, abs=1e-12)

@@ -60,6 +60,15 @@ class BenchCase:
     run: Callable[[int], object]
 
 
+@dataclass(frozen=True)
+class BenchTiming:
+    """One timed line of ``houseedge bench``: ``run()`` computes something once (e.g. an exact
+    value from cold caches) and returns a short note on it, or None when it gave up."""
+
+    label: str
+    run: Callable[[], str | None]
+
+
 class Game(ABC):
     """A game: its rules type and presets, a simulator, and exact values where they exist."""
 
@@ -118,6 +127,10 @@ class Game(ABC):
 
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""
+        return []
+
+    def bench_timings(self) -> list[BenchTiming]:
+        """What ``houseedge bench`` times once per run (exact computations)."""
         return []
 
     def exact_tables(self, rules: Any) -> dict[str, pd.DataFrame]:

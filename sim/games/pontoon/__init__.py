@@ -10,6 +10,7 @@ charts: :mod:`.charts`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sim.errors import IllegalActionError, InputError
-from sim.games.base import BenchCase, ExactValue, Game
+from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
 from sim.games.pontoon.pack import GivenCards, RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of, tables_of
 from sim.games.pontoon.reference import DealResult, Session
@@ -200,6 +201,45 @@ class PontoonGame(Game):
         return [BenchCase("heads-up, table strategy, one pack, no reshuffle (kernel)",
                           "deals", kernel),
                 BenchCase("heads-up, table strategy (reference path)", "deals", reference)]
+
+    def bench_timings(self) -> list[BenchTiming]:
+        from sim.games.pontoon import exact_finite
+        from sim.games.pontoon.solver import best_player
+
+        rules = PontoonRules()
+        infinite = PontoonRules(infinite_deck=True)
+        stand17, adaptive = BankerTable.stand_on(17), BankerTable.adaptive(rules)
+        a8 = PlayerTable.threshold(rules, stick=16, soft_stick=18, split="A8")
+        every = PlayerTable.threshold(rules, stick=16, soft_stick=18, split="A23456789TJQK")
+
+        def timed(rules: PontoonRules, player: Any, banker: BankerTable) -> Any:
+            def run() -> str | None:
+                exact_finite.clear_caches()
+                table = player() if callable(player) else player
+                value = exact_finite.first_deal_value(rules, table, banker)
+                return None if value is None else f"edge {value.edge_per_initial_bet:+.4%}"
+            return run
+
+        def optimal() -> PlayerTable:
+            return best_player(infinite, stand17).player
+
+        def solve() -> str:
+            exact_finite.clear_caches()
+            return f"edge {best_player(infinite, stand17).value.edge_per_initial_bet:+.4%}"
+
+        return [
+            BenchTiming("exact, infinite deck: stick 16 (A8 split) v adaptive",
+                        timed(infinite, a8, BankerTable.adaptive(infinite))),
+            BenchTiming("exact, infinite deck: optimal punter v stand 17 (solved)", solve),
+            BenchTiming("exact, first deal, one pack: optimal v stand 17", timed(
+                rules, optimal(), stand17)),
+            BenchTiming("exact, first deal, one pack: split every pair v 17", timed(
+                rules, every, stand17)),
+            BenchTiming("exact, first deal, 8 packs: split every pair v 17", timed(
+                dataclasses.replace(rules, packs=8), every, stand17)),
+            BenchTiming("exact, first deal, one pack: stick 16 v adaptive", timed(
+                rules, PlayerTable.threshold(rules, stick=16, soft_stick=18), adaptive)),
+        ]
 
     def exact_tables(self, rules: PontoonRules) -> dict[str, pd.DataFrame]:
         """Threshold punters against fixed bankers, and the optimal punter's chart against a

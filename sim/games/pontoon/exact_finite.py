@@ -17,8 +17,10 @@ reference deal does. Three facts keep it small:
   results are cached by (cards removed, the banker's signal so far, the seat's pending hands),
   and the banker's distribution by (cards removed, signal).
 
-In infinite-deck mode the cards removed do not matter and the caches collapse to a few hundred
-entries (see :mod:`sim.games.pontoon.exact_infinite`).
+Where the banker reads only his own cards, the hands can instead be valued one by one, far
+faster (see :mod:`sim.games.pontoon.independent`). In infinite-deck mode the cards removed do
+not matter and the caches collapse to a few hundred entries (see
+:mod:`sim.games.pontoon.exact_infinite`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numba
 import numpy as np
 
 from sim.games.base import ExactValue
+from sim.games.pontoon import independent
 from sim.games.pontoon.composition import P_INFINITE, draw_p, pack_counts, put_back, take
 from sim.games.pontoon.hand import (
     N_KEYS,
@@ -93,7 +96,9 @@ class DealExact:
         seat_initial: expected initial stake of each seat.
         seat_wagered: expected total staked by each seat (buys and splits included).
         banker_scores: probability of each final banker score when he has no pontoon
-            (index = score: 0 bust, 1..21 totals, 22 five card trick).
+            (index = score: 0 bust, 1..21 totals, 22 five card trick); None where the hands
+            were valued one by one (:mod:`sim.games.pontoon.independent`), which does not
+            follow the banker across them.
         banker_pontoon: probability that the banker has a pontoon.
         events: expected number per deal of each of EVENTS.
         first_card_net: seat 0's expected net by its first card's rank (a sum over the
@@ -104,7 +109,7 @@ class DealExact:
     seat_net: tuple[float, ...]
     seat_initial: tuple[float, ...]
     seat_wagered: tuple[float, ...]
-    banker_scores: tuple[float, ...]
+    banker_scores: tuple[float, ...] | None
     banker_pontoon: float
     events: dict[str, float]
     first_card_net: tuple[float, ...]
@@ -124,12 +129,23 @@ def tens_alike(rules: PontoonRules, player: PlayerTable) -> bool:
                  or rules.split_pairs == "aces"))
 
 
+def _stock_counts(rules: PontoonRules, stock: tuple[int, ...] | None) -> np.ndarray:
+    """The cards of each rank the deal starts from: the full pack, or ``stock``."""
+    if stock is None or rules.infinite_deck:
+        return rules.rank_counts()
+    counts = np.array(stock, dtype=np.int64)
+    if counts.shape != (13,) or (counts < 0).any() or (counts > rules.rank_counts()).any():
+        raise ValueError(f"stock: expected 13 counts within the pack's, got {stock}")
+    return counts
+
+
 def _inputs(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
-            budget: int, mode: int = 0) -> tuple:
+            budget: int, mode: int = 0, stock: tuple[int, ...] | None = None) -> tuple:
     rule_i, rule_f = rule_vectors(rules)
-    params = np.array([rules.infinite_deck, banker.keyed, rules.players, rules.n_cards,
+    full = _stock_counts(rules, stock)
+    params = np.array([rules.infinite_deck, banker.keyed, rules.players, full.sum(),
                        player.burn, budget, mode], dtype=np.int64)
-    full, probs = rules.rank_counts(), rules.rank_probabilities()
+    probs = rules.rank_probabilities() if stock is None else full / full.sum()
     if tens_alike(rules, player):
         # Draw ten-cards as one rank (index 9): 13 branches become 10 at every card.
         full = full.copy()
@@ -140,48 +156,70 @@ def _inputs(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
             np.array(player.stakes), banker.draw.ravel(), rule_i, rule_f, params)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _cached(rules: PontoonRules, player_digest: str, banker_digest: str, budget: int,
-            player: PlayerTable, banker: BankerTable) -> DealExact | None:
-    args = _inputs(rules, player, banker, budget)
-    acc, states = walk_deal(*args)
+            stock: tuple[int, ...] | None, player: PlayerTable,
+            banker: BankerTable) -> DealExact | None:
+    args = _inputs(rules, player, banker, budget, stock=stock)
+    full, probs, _, _, stakes, _, rule_i, rule_f, params = args
+    one_by_one = independent.applies(rules, player, banker, int(full.sum()))
+    if one_by_one:
+        acc, states = independent.seat_row(args, rules.players)
+        no_pontoon = float(independent.no_pontoon(full, probs, rules.infinite_deck))
+    else:
+        acc, states = walk_deal(*args)
+        no_pontoon = float(acc[:N_SCORES].sum())
     if states < 0:
         return None
-    full, probs, _, _, stakes, _, rule_i, rule_f, params = args
     bp_net, bp_staked = _banker_pontoon_part(full, probs, stakes, params, rule_i, rule_f)
     p = rules.players
-    initial = float(np.dot(rules.rank_probabilities(), player.stakes))
-    no_pontoon = float(acc[:N_SCORES].sum())
+    start = _stock_counts(rules, stock)
+    initial = float(np.dot(start / start.sum(), player.stakes)) if stock else float(
+        np.dot(rules.rank_probabilities(), player.stakes))
     e = N_SCORES + 2 * p
     events = dict(zip(EVENTS, (float(x) for x in acc[e:e + N_EVENTS])))
     events["hands"] += (1.0 - no_pontoon) * p
     first = acc[e + N_EVENTS:e + N_EVENTS + 13] + bp_net
-    tens = rules.rank_counts()[9:]
+    tens = start[9:]
     if tens.sum() and full[9] != tens[0]:  # the ten-cards were drawn as one rank: share out
         first = np.concatenate([first[:9], first[9] * tens / tens.sum()])
     return DealExact(
         seat_net=tuple(float(x) + bp_net.sum() for x in acc[N_SCORES:N_SCORES + p]),
         seat_initial=(initial,) * p,
         seat_wagered=tuple(float(x) + bp_staked.sum() for x in acc[N_SCORES + p:e]),
-        banker_scores=tuple(float(x) / no_pontoon for x in acc[:N_SCORES - 1]),
+        banker_scores=None if one_by_one else tuple(
+            float(x) / no_pontoon for x in acc[:N_SCORES - 1]),
         banker_pontoon=1.0 - no_pontoon, events=events,
         first_card_net=tuple(float(x) for x in first), states=states)
 
 
 def deal_exact(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
-               budget: int = DEFAULT_BUDGET) -> DealExact | None:
+               budget: int = DEFAULT_BUDGET,
+               stock: tuple[int, ...] | None = None) -> DealExact | None:
     """Exact expectations of a deal from a full pack (finite) or of any deal (infinite deck).
 
+    ``stock`` (finite pack): the cards of each rank left when the deal starts, when that is
+    not the full pack (e.g. to measure the effect of removing cards).
+
     The punters all play ``player``; the banker plays ``banker``. Cached by the tables'
-    fingerprints. None when the recursion would cache more than ``budget`` states or walk
-    more than 128 frames per state of it (the default: about ten seconds): a finite pack with
-    splits into three or four hands of several ranks can take minutes, and a report should
-    not wait for it.
+    fingerprints. Where the banker reads only his own cards and no deal can exhaust the
+    stock, the hands are valued one by one (:mod:`sim.games.pontoon.independent`: a fraction
+    of a second, a few seconds for a table splitting every pair into four hands). Otherwise the
+    deal is walked whole; None when that walk would cache more than ``budget`` states or walk
+    more than 128 frames per state of it (the default: about ten seconds): a banker who reads
+    the punters' hands against splits into three or four hands can take minutes, and a report
+    should not wait for it.
     """
     problems = player.problems(rules)
     if problems:
         raise ValueError(f"the table breaks the rules: {problems[0]}")
-    return _cached(rules, player.digest, banker.digest, budget, player, banker)
+    stock = None if stock is None else tuple(int(x) for x in stock)
+    return _cached(rules, player.digest, banker.digest, budget, stock, player, banker)
+
+
+def clear_caches() -> None:
+    """Forget every deal value computed so far (for timing a computation from scratch)."""
+    _cached.cache_clear()
 
 
 def first_deal_value(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
@@ -208,5 +246,5 @@ def signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
     return acc[N_KEYS:].reshape(N_KEYS, N_SCORES)
 
 
-__all__ = ["EVENTS", "DealExact", "deal_exact", "first_deal_value", "signal_weights",
-           "tens_alike"]
+__all__ = ["EVENTS", "DealExact", "clear_caches", "deal_exact", "first_deal_value",
+           "signal_weights", "tens_alike"]

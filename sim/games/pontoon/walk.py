@@ -220,47 +220,56 @@ def _next_key(F, i, counts, full, infinite, keyed):
 
 
 @numba.njit(cache=True)
+def table_move(hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt, cap, stock, stake,
+               act, split, rule_i, burn_on):
+    """What a hand played by a table does next: (score, draw, new buys pattern, money).
+
+    ``score`` is the hand's final score, or -1 while it draws; ``draw`` is 0 (over), 1 twist,
+    2 buy (to the pattern ``new buys``), 3 burn (a hard 13 thrown in) or 4 split; ``money`` is
+    what the hand stakes (its buys included)."""
+    total, soft = best_total(hard, ace != 0)
+    money = stake * (1 + BUY_SUM[buys])
+    score = -1
+    if n == 2 and is_pontoon_pair(c1, c2) and (
+            split_hand == 0 or rule_i[RI_SPLIT_PONTOON] != 0):
+        return PONTOON, 0, buys, stake
+    if hard > 21:
+        score = BUST
+    elif total == 21 or n >= MAX_CARDS or stock == 0:
+        score = player_score(hard, ace != 0, n, False)
+    if score >= 0:
+        return score, 0, buys, money
+    if n == 2 and stock >= 2:
+        if (split_hand == 0 and burnt == 0 and rule_i[RI_BURN] != 0 and burn_on
+                and hard_thirteen(c1, c2)):
+            return -1, 3, buys, money
+        if cap > 0 and split[c1] and pair_splittable(c1, c2, rule_i):
+            return -1, 4, buys, money
+    action = act[player_index(buys, twisted != 0, n, v, soft, total)]
+    if action == STICK:
+        return player_score(hard, ace != 0, n, False), 0, buys, money
+    if action == TWIST:
+        return -1, 1, buys, money
+    return -1, 2, NEXT_BUY[buys, action - 1], money  # BUY1 = 2 -> 1, BUY2 = 3 -> 2
+
+
+@numba.njit(cache=True)
 def _hand_start(F, G, i, act, split, stakes, rule_i, params):
     """Decide what frame ``i``'s hand does: over (sets the score and the banker's signal) or
     draws (sets the kind: 1 twist, 2 buy, 3 burn, 4 split)."""
-    hard, ace, n = F[i, F_HARD], F[i, F_ACE] != 0, F[i, F_N]
-    buys, c1, c2 = F[i, F_BUYS], F[i, F_C1], F[i, F_C2]
-    split_hand = F[i, F_SPLIT] != 0
-    stake = stakes[F[i, F_R1]]
-    total, soft = best_total(hard, ace)
-    money = stake * (1 + BUY_SUM[buys])
     stock = BIG_STOCK if params[P_INFINITE] != 0 else params[P_CARDS] - F[i, F_PHYS]
-    score = -1
-    if n == 2 and is_pontoon_pair(c1, c2) and (
-            not split_hand or rule_i[RI_SPLIT_PONTOON] != 0):
-        score = PONTOON
-        money = stake
-    elif hard > 21:
-        score = BUST
-    elif total == 21 or n >= MAX_CARDS or stock == 0:
-        score = player_score(hard, ace, n, False)
-    draw = 0
-    if score < 0 and n == 2 and stock >= 2:
-        if (not split_hand and F[i, F_BURNT] == 0 and rule_i[RI_BURN] != 0
-                and params[P_BURN] != 0 and hard_thirteen(c1, c2)):
-            draw = 3
-        elif F[i, F_CAP] > 0 and split[c1] and pair_splittable(c1, c2, rule_i):
-            draw = 4
-    if score < 0 and draw == 0:
-        action = act[player_index(buys, F[i, F_TWISTED] != 0, n, F[i, F_V], soft, total)]
-        if action == STICK:
-            score = player_score(hard, ace, n, False)
-        elif action == TWIST:
-            draw = 1
-        else:
-            draw = 2
-            F[i, F_NEW_BUYS] = NEXT_BUY[buys, action - 1]  # BUY1 = 2 -> 1, BUY2 = 3 -> 2
+    score, draw, new_buys, money = table_move(
+        F[i, F_HARD], F[i, F_ACE], F[i, F_N], F[i, F_BUYS], F[i, F_TWISTED], F[i, F_V],
+        F[i, F_C1], F[i, F_C2], F[i, F_SPLIT], F[i, F_BURNT], F[i, F_CAP], stock,
+        stakes[F[i, F_R1]], act, split, rule_i, params[P_BURN] != 0)
+    F[i, F_NEW_BUYS] = new_buys
     F[i, F_DRAW] = draw
     F[i, F_SCORE] = score
     G[i, G_MONEY] = money
     if draw == 0 and score != BUST and score != PONTOON and money > _money(
             F[i, F_KK], F[i, F_MAIN], stakes):  # the hand with the most money so far
-        F[i, F_KK] = hand_key(1 + BUY_SUM[buys], F[i, F_V], n, rule_i[RI_STICK_MIN])
+        F[i, F_KK] = hand_key(1 + BUY_SUM[F[i, F_BUYS]], F[i, F_V], F[i, F_N],
+                              rule_i[RI_STICK_MIN])
         F[i, F_MAIN] = F[i, F_R1]
 
 
