@@ -5,7 +5,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.games.pontoon import GAME, BankerTable, Move, PlayerTable
+from sim.games.pontoon.exact_finite import deal_exact
 from sim.games.pontoon.hand import (
+    BANKER_SHAPE,
     BUST,
     FIVE,
     PONTOON,
@@ -20,8 +23,11 @@ from sim.games.pontoon.hand import (
     settle,
     settle_banker_pontoon,
 )
+from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.rules import PRESETS, PontoonRules
+from sim.games.pontoon.solver import best_banker
 from sim.games.pontoon.views import hand_totals
+from sim.progression import ProgressionSpec
 
 A, TEN, J, Q, K = 0, 9, 10, 11, 12
 
@@ -119,7 +125,7 @@ def test_presets_differ_from_the_default_only_where_named():
             if base[k] != v} == {"reshuffle"}
     rtg = PRESETS["pontoon-rtg"]
     assert rtg.packs == 8 and rtg.reshuffle == "every-deal" and rtg.max_buys == 1
-    assert rtg.first_buy_max == 1 and not rtg.bank_passes
+    assert rtg.first_buy_max == 1 and not rtg.bank_passes and rtg.banker_hits_soft_17
 
 
 @pytest.mark.parametrize("field, value, expected", [
@@ -149,3 +155,41 @@ def test_stripped_packs():
     assert np.bincount(rules.pack_ranks(), minlength=13).tolist() == [
         4, 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0]
     assert rules.rank_probabilities()[0] == pytest.approx(1 / 3)
+
+
+def test_the_banker_hits_soft_17_where_the_rules_say_so():
+    rules = dataclasses.replace(PRESETS["reshuffle-every-deal"], banker_hits_soft_17=True)
+    assert PRESETS["pontoon-rtg"].banker_hits_soft_17
+    table = PlayerTable.threshold(rules, 16, 18, split="A8")
+    forced = deal_exact(rules, table, BankerTable.stand_on(17)).value()
+    chosen = deal_exact(PRESETS["reshuffle-every-deal"], table,
+                        BankerTable.stand_on(17, hit_soft=True)).value()
+    assert forced.mean_net == pytest.approx(chosen.mean_net, abs=1e-15)
+    assert BankerTable.stand_on(17).under(rules).digest == BankerTable.stand_on(
+        17, hit_soft=True).digest
+    best = best_banker(rules, table).banker
+    assert best.draw[:, :, 1, 17].all()
+
+
+class NeverDraws:
+    """A banker written in Python who never draws."""
+
+    name, role = "never-draws", "banker"
+
+    def decide(self, view, rng):
+        return Move.STICK
+
+
+def test_a_python_banker_is_made_to_hit_soft_17():
+    rules = dataclasses.replace(PRESETS["reshuffle-every-deal"], banker_hits_soft_17=True)
+    never = NeverDraws()
+    draw = np.zeros(BANKER_SHAPE, dtype=np.uint8)
+    draw[:, :, 1, 17] = 1
+    soft17_only = TableBanker(BankerTable(draw, keyed=False))
+    punter = TablePlayer(PlayerTable.threshold(rules, 16, 18))
+    nets = []
+    for banker in (never, soft17_only):
+        stats = GAME.simulate_reference(rules, TablePlayer(punter.table_for(rules), banker),
+                                        ProgressionSpec(), 3000, np.random.SeedSequence(5))
+        nets.append((stats.mean_net, stats.counters["banker_busts"]))
+    assert nets[0] == nets[1]

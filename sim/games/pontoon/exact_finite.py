@@ -213,6 +213,7 @@ def deal_exact(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
     problems = player.problems(rules)
     if problems:
         raise ValueError(f"the table breaks the rules: {problems[0]}")
+    banker = banker.under(rules)
     stock = None if stock is None else tuple(int(x) for x in stock)
     return _cached(rules, player.digest, banker.digest, budget, stock, player, banker)
 

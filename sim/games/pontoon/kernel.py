@@ -410,7 +410,8 @@ def _simulate_infinite(n_deals, state, pack, orders, act, split, burn, stakes, b
 def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> tuple:
     rule_i, rule_f = rule_vectors(rules)
     return (player.actions.ravel(), np.array(player.split, dtype=np.bool_), player.burn,
-            np.array(player.stakes), banker.draw.ravel(), banker.keyed, rule_i, rule_f)
+            np.array(player.stakes), banker.under(rules).draw.ravel(), banker.keyed, rule_i,
+            rule_f)
 
 
 def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,

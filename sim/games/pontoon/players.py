@@ -33,8 +33,12 @@ class _TableStrategy:
 
     def table_for(self, rules: PontoonRules) -> Any:
         if rules not in self._built:
-            self._built[rules] = self.build_table(rules)
+            self._built[rules] = self.as_played(self.build_table(rules), rules)
         return self._built[rules]
+
+    def as_played(self, table: Any, rules: PontoonRules) -> Any:
+        """The table as the rules let it be played (as built, unless a rule forces a move)."""
+        return table
 
 
 class TableBanker(_TableStrategy):
@@ -50,6 +54,9 @@ class TableBanker(_TableStrategy):
     def banker_table(self, rules: PontoonRules) -> BankerTable:
         """The table the compiled kernel and the exact analysis read (cached per rules)."""
         return self.table_for(rules)
+
+    def as_played(self, table: BankerTable, rules: PontoonRules) -> BankerTable:
+        return table.under(rules)
 
     def decide(self, view: BankerView, rng: object) -> Move:
         table = self.banker_table(view.rules)

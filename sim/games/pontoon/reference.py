@@ -457,7 +457,10 @@ class Session:
                               len(self.pack), rules)
             situation = (f"with the bank: [{card_names(banker.cards)}] "
                          f"({'soft' if soft else 'hard'} {total}, {len(banker.cards)} cards)")
-            action = self._ask(self.banker_policy, "decide", view, rng, situation)
+            if rules.banker_hits_soft_17 and soft and total == 17:
+                action = Move.TWIST  # the house's rule, not his choice
+            else:
+                action = self._ask(self.banker_policy, "decide", view, rng, situation)
             if action == Move.TWIST:
                 self._deal(banker, face_up=True)
             elif action == Move.STICK:

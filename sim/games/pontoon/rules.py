@@ -72,6 +72,8 @@ class PontoonRules:
         banker_pontoon_collects: multiple of the initial stake the banker's pontoon collects.
         banker_five_card_trick: the banker's five card trick beats everything but a pontoon.
         banker_five_card_trick_collects: multiple of the stake it collects from each hand.
+        banker_hits_soft_17: the banker must draw to a soft 17, whatever his policy (a
+            casino dealer's rule; his policy decides every other total).
         stick_min: the smallest total a player may stick on.
         max_buys: cards a hand may buy (0..3).
         first_buy_max: the first buy adds at most this multiple of the initial stake (1 or 2);
@@ -100,6 +102,7 @@ class PontoonRules:
     banker_pontoon_collects: float = 2.0
     banker_five_card_trick: bool = True
     banker_five_card_trick_collects: float = 2.0
+    banker_hits_soft_17: bool = False
     stick_min: int = 15
     max_buys: int = 3
     first_buy_max: int = 2
@@ -115,7 +118,7 @@ class PontoonRules:
     def __post_init__(self) -> None:
         booleans = ("infinite_deck", "banker_wins_ties", "banker_five_card_trick",
                     "buy_fifth_card", "split_unequal_tens", "split_pontoon_counts",
-                    "burn_hard_13", "bank_passes")
+                    "burn_hard_13", "bank_passes", "banker_hits_soft_17")
         checks = [(name, isinstance(getattr(self, name), bool), "true or false")
                   for name in booleans]
         checks += [
@@ -204,9 +207,9 @@ PRESETS = {
     "reshuffle-every-deal": PontoonRules(reshuffle="every-deal"),
     # The online casino game: eight packs shuffled every deal, one double (a buy of exactly the
     # stake) on two to four cards, three hands at most, the dealer's pontoon and five card
-    # trick collecting single stakes, no bank to pass. Its dealer hits soft 17: that is the
-    # banker strategy ``banker-stand-on`` with ``hit_soft = true``.
+    # trick collecting single stakes, the dealer hitting soft 17, no bank to pass.
     "pontoon-rtg": PontoonRules(packs=8, reshuffle="every-deal", max_buys=1, first_buy_max=1,
                                 max_hands=3, banker_pontoon_collects=1.0,
-                                banker_five_card_trick_collects=1.0, bank_passes=False),
+                                banker_five_card_trick_collects=1.0, banker_hits_soft_17=True,
+                                bank_passes=False),
 }

@@ -161,6 +161,7 @@ def _exact(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> flo
 def best_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
     """The punter's best table against ``banker`` (infinite deck; see the module notes)."""
     rules = infinite_rules(rules)
+    banker = banker.under(rules)
     S = _hand_values(rules, banker)
     rule_i, _ = rule_vectors(rules)
     _, actions = _player_dp(S, value_law(rules), _allowed_buys(rules), rule_i)
@@ -189,9 +190,10 @@ def best_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
 
 # ------------------------------------------------------------------ the banker
 @numba.njit(cache=True)
-def _banker_dp(U, law, five_rule):
-    """Draw where drawing is worth more than standing, by backward induction over his
-    cards. ``U[b]``: his value of finishing on score b. Returns draw[cards-2, soft, total]."""
+def _banker_dp(U, law, five_rule, hit_soft_17):
+    """Draw where drawing is worth more than standing (and on a soft 17 where the rules say
+    so), by backward induction over his cards. ``U[b]``: his value of finishing on score b.
+    Returns draw[cards-2, soft, total]."""
     V = np.zeros((6, 2, 22))
     draw = np.zeros((3, 2, 22), dtype=np.uint8)
     for n in range(5, 1, -1):
@@ -212,7 +214,7 @@ def _banker_dp(U, law, five_rule):
                         continue
                     t, s = best_total(h, soft == 1 or x == 1)
                     value += law[x] * V[n + 1, 1 if s else 0, t]
-                if value > stand:
+                if value > stand or (hit_soft_17 and soft == 1 and total == 17):
                     V[n, soft, total] = value
                     draw[n - 2, soft, total] = 1
                 else:
@@ -234,9 +236,10 @@ def best_banker(rules: PontoonRules, player: PlayerTable) -> BankerResponse:
         if key == NO_LIVE_HAND or not W[key].any():
             continue
         U = -(W[key] @ pay)  # the banker's result by his final score
-        draw[key] = _banker_dp(U, law, rules.banker_five_card_trick)
+        draw[key] = _banker_dp(U, law, rules.banker_five_card_trick,
+                               rules.banker_hits_soft_17)
     draw[NO_LIVE_HAND] = 0
-    banker = BankerTable(draw, keyed=True)
+    banker = BankerTable(draw, keyed=True).under(rules)
     return BankerResponse(banker, infinite_exact(rules, player, banker).value())
 
 

@@ -262,6 +262,14 @@ class BankerTable:
     def digest(self) -> str:
         return self._digest
 
+    def under(self, rules: PontoonRules) -> BankerTable:
+        """This policy as the rules let him play it: drawing to a soft 17 where he must."""
+        if not rules.banker_hits_soft_17 or self.draw[:, :, 1, 17].all():
+            return self
+        draw = self.draw.copy()
+        draw[:, :, 1, 17] = 1
+        return BankerTable(draw, self.keyed)
+
     @classmethod
     def stand_on(cls, total: int = 17, hit_soft: bool = False) -> BankerTable:
         """Draw below ``total``; also on a soft ``total`` when ``hit_soft``."""
