@@ -30,8 +30,14 @@ from sim.games.pontoon import (
     TableBanker,
     TablePlayer,
 )
-from sim.games.pontoon.hand import BUY1, BUY2, BUY_PATTERNS, PLAYER_SHAPE, STICK
-from sim.games.pontoon.players import table_action
+from sim.games.pontoon.hand import BUY1, BUY2, BUY_PATTERNS, PLAYER_SHAPE
+from sim.games.pontoon.removal import (
+    RemovalEffects,
+    conditional_values,
+    deal_draws,
+    heads_up,
+    removal_effects,
+)
 from strategies.base import register, registered
 
 StakeSpec = Mapping[str, float | str] | Sequence[float] | None
@@ -222,58 +228,131 @@ class Optimal(_Punter):
         return best_player(rules, self.banker.banker_table(rules)).player
 
 
-HI_LO = {"A": -1, "2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "T": -1, "J": -1, "Q": -1, "K": -1}
-
-
 @register("pontoon", "card-memory", counts_cards=True)
 class CardMemory(_Punter):
-    """Remembers the cards seen since the shuffle to size the stake and adjust play.
+    """Stakes the maximum when the cards seen since the shuffle make the deal favourable.
 
-    A weighted count of the cards seen (Hi-Lo weights by default) per pack of cards unseen:
-    the maximum stake when it reaches ``bet_at``; one point earlier to stick when it reaches
-    ``play_at`` (cards left rich in tens and aces), one point later when it falls to
-    ``-play_at``."""
+    The punter plays a fixed table without splits (``base``) and, having seen his first card,
+    estimates the deal's expected net per unit stake from the exact effects of removal of that
+    table against his banker (:mod:`sim.games.pontoon.removal`): the exact value given his
+    first card from a full pack, plus the effect of each card seen since the shuffle. He
+    stakes the table's maximum when the estimate exceeds ``threshold``, the minimum otherwise.
+    Once the cards not yet seen run short, the deal may draw cards that come round again
+    from the bottom, about which counts say nothing: he then stakes as if he remembered
+    nothing.
+
+    With several punters each seat uses the heads-up effects of removal. ``remember = false``
+    stakes by the first card alone (the same rule with no memory): a fixed table, played on
+    the compiled kernel and valued exactly, the control that measures what memory is worth.
+    """
 
     name = "card-memory"
+    # The optimal play by (rules, banker table): solving takes about a second, and every
+    # instance of an experiment (checked, run, reported) against the same banker shares it.
+    _solved: dict[tuple[PontoonRules, str], PlayerTable] = {}
 
-    def __init__(self, stick: int = 16, soft_stick: int = 18, split: str = "A8",
-                 weights: Mapping[str, float] | None = None, bet_at: float = 2.0,
-                 play_at: float = 3.0, banker: Any = None) -> None:
+    def __init__(self, base: str = "optimal", stick: int = 16, soft_stick: int = 18,
+                 threshold: float = 0.0, horizon: int | None = None, remember: bool = True,
+                 banker: Any = None) -> None:
+        """Args:
+            base: the play, ``"optimal"`` (the exact best table against the banker in the
+                infinite deck, splits left out) or ``"threshold"`` (stick on ``stick``, soft
+                ``soft_stick``, twist below).
+            stick: the hard total a ``"threshold"`` base sticks on.
+            soft_stick: the soft total a ``"threshold"`` base sticks on.
+            threshold: the estimated expected net per unit stake above which the maximum is
+                staked.
+            horizon: the memory is used while at least this many cards not yet seen are
+                left in the stock (default: the most a deal can draw after the stakes,
+                :func:`~sim.games.pontoon.removal.deal_draws`, so that the whole deal comes
+                from them; fewer uses it more often, on deals that may reach cards come
+                round again).
+            remember: use the cards seen (False: the first card only).
+            banker: the banker he plays against (default: standing on 17).
+        """
         super().__init__(banker)
-        self.stick, self.soft_stick, self.split = stick, soft_stick, split
-        weights = HI_LO if weights is None else weights
-        self.weights = np.zeros(13)
-        for rank, w in weights.items():
-            self.weights[parse_rank(rank)] = float(w)
-        self.bet_at, self.play_at = bet_at, play_at
-        self._tables: dict[tuple[PontoonRules, int], PlayerTable] = {}
+        if base not in ("optimal", "threshold"):
+            raise ValueError(f"base: expected 'optimal' or 'threshold', got {base!r}")
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 1):
+            raise ValueError(f"horizon: expected a positive integer, got {horizon!r}")
+        self.base, self.stick, self.soft_stick = base, stick, soft_stick
+        self.threshold, self.horizon, self.remember = float(threshold), horizon, remember
+        self._plays: dict[PontoonRules, PlayerTable] = {}
+        self._effects: dict[PontoonRules, tuple[RemovalEffects, int]] = {}
+        self._players: dict[PontoonRules, TablePlayer] = {}
 
-    def true_count(self, seen: Sequence[int], rules: PontoonRules) -> float:
-        """Running count of the cards seen per pack of cards not yet seen."""
-        unseen = rules.n_cards - sum(seen)
-        if rules.infinite_deck or unseen <= 0:
-            return 0.0
-        return float(np.dot(self.weights, seen)) * 52.0 / unseen
+    def play_table(self, rules: PontoonRules) -> PlayerTable:
+        """The base play, stakes left at one unit (cached per rules; solved heads-up: a
+        table's play of a hand does not depend on the other seats)."""
+        rules = heads_up(rules)
+        if rules not in self._plays:
+            if self.base == "threshold":
+                play = PlayerTable.threshold(rules, self.stick, self.soft_stick)
+            else:
+                play = self._solve(rules, self.banker.banker_table(rules))
+            self._plays[rules] = play
+        return self._plays[rules]
 
-    def _threshold_table(self, rules: PontoonRules, shift: int) -> PlayerTable:
-        if (rules, shift) not in self._tables:
-            self._tables[(rules, shift)] = PlayerTable.threshold(
-                rules, self.stick + shift, self.soft_stick + shift, self.split)
-        return self._tables[(rules, shift)]
+    @classmethod
+    def _solve(cls, rules: PontoonRules, banker: BankerTable) -> PlayerTable:
+        """The optimal table against ``banker`` without its splits (stakes at one unit)."""
+        key = (rules, banker.digest)
+        if key not in cls._solved:
+            from sim.games.pontoon.solver import best_player
 
-    kernel_table = None  # type: ignore[assignment]  # not a fixed table: reference path
+            best = best_player(rules, banker).player
+            cls._solved[key] = PlayerTable(best.actions, burn=best.burn)
+        return cls._solved[key]
+
+    def effects(self, rules: PontoonRules) -> RemovalEffects:
+        """The exact effects of removal of the base play against the banker, heads-up (in
+        the infinite deck: the values given the first card, no effects)."""
+        return self._memory(rules)[0]
+
+    def _memory(self, rules: PontoonRules) -> tuple[RemovalEffects, int]:
+        """(effects of removal, horizon) for these rules, cached: every stake reads them."""
+        if rules not in self._effects:
+            solo = heads_up(rules)
+            play, banker = self.play_table(solo), self.banker.banker_table(solo)
+            if rules.infinite_deck:
+                effects = RemovalEffects(solo.rank_counts(),
+                                         conditional_values(solo, play, banker),
+                                         np.zeros((13, 13)))
+            else:
+                effects = removal_effects(solo, play, banker)
+            self._effects[rules] = (effects, self.horizon or deal_draws(rules, play.burn))
+        return self._effects[rules]
+
+    def build_table(self, rules: PontoonRules) -> PlayerTable:
+        """The base play staking by the first card alone (no memory)."""
+        values = np.nan_to_num(self.effects(rules).values, nan=-np.inf)
+        return self.play_table(rules).with_stakes(
+            tuple(rules.max_stake if v > self.threshold else rules.min_stake for v in values))
+
+    @property
+    def kernel_table(self) -> Any:  # type: ignore[override]
+        """Without memory, the fixed table (kernel path, exact values); with it, None: the
+        stakes depend on the cards seen, so it plays on the reference path."""
+        return None if self.remember else self.table_for
+
+    def estimate(self, view: StakeView) -> float:
+        """Estimated expected net per unit stake of this deal, given the first card and (with
+        memory) the cards seen since the shuffle."""
+        rules = view.rules
+        effects, horizon = self._memory(rules)
+        if not self.remember or rules.infinite_deck:
+            return float(effects.values[view.first_card])
+        # Unseen cards still in the stock: the others' face-down first cards are unseen too.
+        unseen = min(rules.n_cards - sum(view.seen) - rules.players, view.stock)
+        return effects.estimate(view.first_card, view.seen, float(unseen >= horizon))
 
     def stake(self, view: StakeView, rng: object) -> float:
-        high = self.true_count(view.seen, view.rules) >= self.bet_at
-        return view.max_stake if high else view.min_stake
+        return view.max_stake if self.estimate(view) > self.threshold else view.min_stake
 
     def decide(self, view: PlayerView, rng: object) -> Move | Buy:
-        count = self.true_count(view.seen, view.rules)
-        shift = -1 if count >= self.play_at else (1 if count <= -self.play_at else 0)
-        table = self._threshold_table(view.rules, shift)
-        if "split" in view.legal and table.split[view.cards[0]]:
-            return Move.SPLIT
-        return Move.STICK if table_action(table, view) == STICK else Move.TWIST
+        if view.rules not in self._players:
+            self._players[view.rules] = TablePlayer(self.table_for(view.rules), self.banker)
+        return self._players[view.rules].decide(view, rng)
 
 
 def read_chart(path: Path) -> PlayerTable:

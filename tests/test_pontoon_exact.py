@@ -266,3 +266,10 @@ def test_a_random_card_burnt_before_the_deal_changes_nothing():
         burnt += full[r] / full.sum() * deal_exact(rules, table, banker,
                                                    stock=tuple(stock)).value().mean_net
     assert burnt == pytest.approx(deal_exact(rules, table, banker).value().mean_net, abs=1e-12)
+
+
+def test_a_stock_too_small_to_deal_is_refused():
+    stock = (1, 1) + (0,) * 11
+    with pytest.raises(ValueError, match="stock: expected at least 4 cards"):
+        deal_exact(PontoonRules(), PlayerTable.threshold(PontoonRules()),
+                   BankerTable.stand_on(17), stock=stock)

@@ -72,7 +72,7 @@ def test_no_exact_value_when_the_pack_carries_over():
 
 def test_card_memory_runs_and_stakes_within_limits():
     rules = dataclasses.replace(PRESETS["british-home"], max_stake=10.0)
-    stats = GAME.simulate(rules, CardMemory(bet_at=1.0), FLAT, 3000, np.random.SeedSequence(34))
+    stats = GAME.simulate(rules, CardMemory(), FLAT, 3000, np.random.SeedSequence(34))
     assert 1.0 < stats.mean_initial_stake < 10.0
     assert stats.counters["shuffles"] < stats.rounds  # the pack carried over
 
@@ -133,3 +133,12 @@ def test_a_chart_file_round_trips(tmp_path):
     write_chart(table, tmp_path / "chart.npz")
     again = Table(file=str(tmp_path / "chart.npz"), stakes={"A": "max", "2": 2})
     assert again.kernel_table(rules).digest == table.digest
+
+
+def test_several_punters_agree_with_the_exact_first_deal():
+    rules = dataclasses.replace(PRESETS["reshuffle-every-deal"], players=3)
+    strategy = _strategy("threshold", "stand-on")
+    exact = GAME.exact(rules, strategy, FLAT)  # the seats' hands valued one by one
+    stats = GAME.simulate(rules, strategy, FLAT, 6000, np.random.SeedSequence(35))
+    _check(stats, exact)
+    assert GAME.exact(rules, _strategy("threshold", "adaptive"), FLAT) is None  # walked: too slow

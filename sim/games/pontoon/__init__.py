@@ -136,10 +136,14 @@ class PontoonGame(Game):
             from sim.games.pontoon.exact_infinite import infinite_value
 
             return infinite_value(rules, *tables)
-        if rules.reshuffle == "every-deal" and rules.players == 1:
+        if rules.reshuffle == "every-deal":  # every deal is a first deal, whoever banks
+            from sim.games.pontoon import independent
             from sim.games.pontoon.exact_finite import first_deal_value
 
-            return first_deal_value(rules, *tables)
+            # Several punters: only where their hands are valued one by one (in a fraction of
+            # a second); walking whole deals of several seats mostly runs past its budget.
+            if rules.players == 1 or independent.applies(rules, *tables, rules.n_cards):
+                return first_deal_value(rules, *tables)
         return None  # the pack carries over: each deal depends on the ones before
 
     # ---------------------------------------------------------------- report

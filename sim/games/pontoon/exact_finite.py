@@ -136,6 +136,9 @@ def _stock_counts(rules: PontoonRules, stock: tuple[int, ...] | None) -> np.ndar
     counts = np.array(stock, dtype=np.int64)
     if counts.shape != (13,) or (counts < 0).any() or (counts > rules.rank_counts()).any():
         raise ValueError(f"stock: expected 13 counts within the pack's, got {stock}")
+    if counts.sum() < 2 * (rules.players + 1):
+        raise ValueError(f"stock: expected at least {2 * (rules.players + 1)} cards to deal "
+                         f"two to every hand, got {int(counts.sum())}")
     return counts
 
 
