@@ -329,11 +329,14 @@ class CardMemory(_Punter):
         return self.play_table(rules).with_stakes(
             tuple(rules.max_stake if v > self.threshold else rules.min_stake for v in values))
 
-    @property
-    def kernel_table(self) -> Any:  # type: ignore[override]
-        """Without memory, the fixed table (kernel path, exact values); with it, None: the
-        stakes depend on the cards seen, so it plays on the reference path."""
-        return None if self.remember else self.table_for
+    def kernel_table(self, rules: PontoonRules) -> PlayerTable | None:  # type: ignore[override]
+        """The fixed table where memory can tell nothing (no memory, the infinite deck, or a
+        pack shuffled every deal, where he has seen only his first card when he stakes): the
+        kernel path and exact values. Otherwise None: the stakes depend on the cards seen,
+        so he plays on the reference path."""
+        if not self.remember or rules.infinite_deck or rules.reshuffle == "every-deal":
+            return self.table_for(rules)
+        return None
 
     def estimate(self, view: StakeView) -> float:
         """Estimated expected net per unit stake of this deal, given the first card and (with

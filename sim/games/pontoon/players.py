@@ -128,13 +128,15 @@ def seating_of(strategy: Any) -> tuple[Any, Any]:
 
 
 def tables_of(strategy: Any, rules: PontoonRules) -> tuple[PlayerTable, BankerTable] | None:
-    """The strategy's player and banker tables, or None if either plays only in Python."""
+    """The strategy's player and banker tables, or None if either plays only in Python (under
+    these rules)."""
     player, banker = seating_of(strategy)
     describe_player = getattr(player, "kernel_table", None)
     describe_banker = getattr(banker, "banker_table", None)
     if describe_player is None or describe_banker is None:
         return None
-    return describe_player(rules), describe_banker(rules)
+    player_table = describe_player(rules)  # None: this punter plays only in Python here
+    return None if player_table is None else (player_table, describe_banker(rules))
 
 
 __all__ = ["DefaultPunter", "TableBanker", "TablePlayer", "default_banker", "seating_of",
