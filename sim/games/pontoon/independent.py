@@ -95,6 +95,24 @@ def no_pontoon(full: np.ndarray, probs: np.ndarray, infinite: bool) -> float:
 
 
 @numba.njit(cache=True)
+def _next_at(card, taken, d, counts, probs, infinite):
+    """Advance level ``d``'s loop over the next card: its probability (the card is then out
+    of the pack), or 0 when the loop is over."""
+    if taken[d]:
+        put_back(card[d], counts, infinite)
+        taken[d] = 0
+        card[d] += 1
+    while card[d] < 13:
+        p = draw_p(card[d], counts, probs, infinite)
+        if p > 0.0:
+            take(card[d], counts, infinite)
+            taken[d] = 1
+            return p
+        card[d] += 1
+    return 0.0
+
+
+@numba.njit(cache=True)
 def _play_hand(row, c1, c2, split_hand, burnt, r1, counts, full, probs, act, split, stakes,
                btab, rule_i, rule_f, params, fmemo, fvals, smemo, srows, sways):
     """Add to ``row`` the value of one hand played from two cards (already out of ``counts``)
@@ -135,19 +153,11 @@ def _play_hand(row, c1, c2, split_hand, burnt, r1, counts, full, probs, act, spl
                 d -= 1
                 continue
             draw[d], new_buys[d], card[d], taken[d] = kind, nb, 0, 0
-        if taken[d]:  # the loop over this level's next card
-            put_back(card[d], counts, infinite)
-            taken[d] = 0
-            card[d] += 1
-        while card[d] < 13 and draw_p(card[d], counts, probs, infinite) == 0.0:
-            card[d] += 1
-        if card[d] >= 13:
+        p = _next_at(card, taken, d, counts, probs, infinite)
+        if p == 0.0:
             d -= 1
             continue
         x = card[d]
-        p = draw_p(x, counts, probs, infinite)
-        take(x, counts, infinite)
-        taken[d] = 1
         twist = draw[d] == 1
         hard[d + 1] = hard[d] + VALUES[x]
         ace[d + 1] = ace[d] or x == 0
@@ -195,19 +205,11 @@ def _split_structures(acc, prob0, c1, c2, burnt, r1, counts, full, probs, act, s
     first[0], queue[0], cap[0], prob[0] = c1, c2 + 1, rule_i[RI_MAX_HANDS] - 2, prob0
     d = 0
     while d >= 0:
-        if taken[d]:
-            put_back(card[d], counts, infinite)
-            taken[d] = 0
-            card[d] += 1
-        while card[d] < 13 and draw_p(card[d], counts, probs, infinite) == 0.0:
-            card[d] += 1
-        if card[d] >= 13:
+        p = _next_at(card, taken, d, counts, probs, infinite) * prob[d]
+        if p == 0.0:
             d -= 1
             continue
         x = card[d]
-        p = draw_p(x, counts, probs, infinite) * prob[d]
-        take(x, counts, infinite)
-        taken[d] = 1
         f = first[d]
         _, kind, _, _ = table_move(VALUES[f] + VALUES[x], f == 0 or x == 0, 2, 0, 0,
                                    VALUES[f] + 1, f, x, 1, 0, cap[d], BIG_STOCK, 1.0, act,
