@@ -177,8 +177,7 @@ def _cached(rules: PontoonRules, player_digest: str, banker_digest: str, budget:
     bp_net, bp_staked = _banker_pontoon_part(full, probs, stakes, params, rule_i, rule_f)
     p = rules.players
     start = _stock_counts(rules, stock)
-    initial = float(np.dot(start / start.sum(), player.stakes)) if stock else float(
-        np.dot(rules.rank_probabilities(), player.stakes))
+    initial = float(np.dot(start / start.sum(), player.stakes))
     e = N_SCORES + 2 * p
     events = dict(zip(EVENTS, (float(x) for x in acc[e:e + N_EVENTS])))
     events["hands"] += (1.0 - no_pontoon) * p
