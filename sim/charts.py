@@ -148,7 +148,7 @@ def line_chart(frame: pd.DataFrame, x: str, y: str, hue: str, ax: Axes | None = 
 
 def save(fig: Figure, path: Path, dpi: int = 110) -> None:
     """Save as PNG atomically and free the figure."""
-    from sim.runner import write_atomic
+    from sim.files import write_atomic
 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)

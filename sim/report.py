@@ -9,6 +9,7 @@ Edges are the house's: positive means the house wins.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import platform
@@ -21,7 +22,9 @@ from typing import Any
 import pandas as pd
 
 from sim import games
-from sim.runner import RunResult, write_atomic
+from sim.files import recording, write_atomic
+from sim.run_folder import MANIFEST
+from sim.runner import RunResult
 from sim.stats import Z95, Stats, z_score
 
 CORE_COLUMNS = [
@@ -96,16 +99,19 @@ def build(result: RunResult) -> pd.DataFrame:
 
 
 def convergence(result: RunResult) -> pd.DataFrame:
-    """The running estimate after each chunk, with its 95% band."""
+    """The running estimate at the kept chunk counts (every count to 16, then 16 a decade) and
+    at the end, with its 95% band."""
     exp = result.experiment
     rows = []
-    for (vi, si), parts in sorted(result.chunks.items()):
-        running = Stats()
-        for part in parts:
-            running = running.merge(part)
+    for (vi, si), trace in sorted(result.traces.items()):
+        final = result.merged(vi, si)
+        points = [*trace] if trace and trace[-1]["rounds"] == final.rounds else [
+            *trace, {"rounds": final.rounds, "edge": final.edge_per_initial_bet,
+                     "stderr": final.stderr}]
+        for point in points:
             rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
-                         "rounds": running.rounds, "edge": running.edge_per_initial_bet,
-                         "stderr": running.stderr})
+                         "rounds": point["rounds"], "edge": point["edge"],
+                         "stderr": point["stderr"]})
     frame = pd.DataFrame(rows)
     frame["ci95_low"] = frame["edge"] - Z95 * frame["stderr"]
     frame["ci95_high"] = frame["edge"] + Z95 * frame["stderr"]
@@ -116,7 +122,7 @@ def outcomes(result: RunResult) -> pd.DataFrame:
     """The distribution of the net result per round, per variant and strategy."""
     exp = result.experiment
     rows = []
-    for (vi, si) in sorted(result.chunks):
+    for (vi, si) in sorted(result.stats):
         stats = result.merged(vi, si)
         for net, count in sorted(stats.net_hist.items()):
             rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
@@ -150,8 +156,11 @@ def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "experiment": exp.resolved,
         "source": exp.source,
+        "fingerprint": exp.fingerprint(),
+        "files_read": dict(exp.files),
         "seed": exp.seed,
         "chunk_rounds": exp.chunk_rounds,
+        **result.execution,
         "versions": _versions(),
         "git_revision": _git_revision(),
         **extra,
@@ -211,9 +220,9 @@ def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
         import pyarrow  # noqa: F401
     except ImportError:
         return False
-    tmp = path.with_name(f".{path.name}.tmp")
-    frame.to_parquet(tmp, index=False)
-    tmp.replace(path)
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    write_atomic(path, buffer.getvalue())
     return True
 
 
@@ -222,11 +231,35 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd
     manifest.json into ``out_dir``; each file appears whole or not at all."""
     from sim import charts  # matplotlib is imported only when files are written
 
+    previous = _listed_files(out_dir)
+    with recording(out_dir) as written:
+        frame = _write_outputs(result, out_dir, seconds, charts)
+    # The manifest lists exactly this run's files; whatever an earlier write of this folder
+    # left that this one did not write again is removed, so no stale file survives.
+    for name in previous - written:
+        (out_dir / name).unlink(missing_ok=True)
+    write_atomic(out_dir / MANIFEST, json.dumps(
+        manifest(result, {"seconds": round(seconds, 3), "jobs": jobs,
+                          "parquet": "report.parquet" in written,
+                          "files": sorted(written | {MANIFEST})}), indent=2, default=str))
+    return frame
+
+
+def _listed_files(out_dir: Path) -> set[str]:
+    try:
+        listed = json.loads((out_dir / MANIFEST).read_text()).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {str(f) for f in listed if "/" not in str(f) and f != MANIFEST}
+
+
+def _write_outputs(result: RunResult, out_dir: Path, seconds: float, charts: Any
+                   ) -> pd.DataFrame:
     frame = build(result)
     conv = convergence(result)
     dist = outcomes(result)
     write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
-    parquet = write_parquet(frame, out_dir / "report.parquet")
+    write_parquet(frame, out_dir / "report.parquet")
     write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
     write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
     exp = result.experiment
@@ -240,8 +273,4 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd
                          *extra.items()):
         charts.save(figure, out_dir / name)
     write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
-    files = sorted(p.name for p in out_dir.iterdir() if p.is_file())
-    write_atomic(out_dir / "manifest.json", json.dumps(
-        manifest(result, {"seconds": round(seconds, 3), "jobs": jobs, "parquet": parquet,
-                          "files": files + ["manifest.json"]}), indent=2, default=str))
     return frame

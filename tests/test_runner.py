@@ -87,10 +87,11 @@ def test_outputs_and_manifest(tmp_path):
                                   check_dtype=False)
 
 
-def test_plan_fixes_chunks_by_experiment_not_jobs():
+def test_plan_fixes_chunks_by_experiment_not_jobs(tmp_path):
     from sim import experiment
+    from sim.checkpoints import CheckpointStore
 
     exp = experiment.load(EXPERIMENT, ["rounds=25", "chunk_rounds=10"])
-    chunks = runner.plan(exp)
+    chunks = list(CheckpointStore(tmp_path, exp).todo())
     assert [c.rounds for c in chunks[:3]] == [10, 10, 5]
     assert len(chunks) == 3 * len(exp.variants) * len(exp.strategies)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 
+from sim.errors import UnknownName
 from sim.games.base import Game
 
 # name -> module that defines GAME
@@ -25,8 +26,8 @@ def get(name: str) -> Game:
     """The game called ``name``.
 
     Raises:
-        KeyError: no such game (the message lists the known ones).
+        UnknownName: no such game (with the closest known name).
     """
     if name not in _MODULES:
-        raise KeyError(f"unknown game {name!r} (known: {', '.join(names())})")
+        raise UnknownName("game", name, names())
     return importlib.import_module(_MODULES[name]).GAME

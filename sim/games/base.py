@@ -6,11 +6,13 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sim.errors import UnknownName
 from sim.progression import ProgressionSpec
 from sim.stats import Stats
 
@@ -78,20 +80,35 @@ class Game(ABC):
     rules_type: type
     presets: Mapping[str, Any]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
+    file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
+
+    def locate(self, rule: str, value: str, base_dir: Path) -> str:
+        """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
+
+        A relative path is taken from the experiment file's folder, so an experiment runs the
+        same from any working directory; ``""`` (no file) stays as it is.
+        """
+        if not value or Path(value).expanduser().is_absolute():
+            return value
+        return str(base_dir / value)
+
+    def data_file(self, rule: str, value: str) -> Path | None:
+        """The file whose content ``rule = value`` reads (for a run's fingerprint), or None."""
+        return Path(value).expanduser() if value else None
 
     def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Any:
         """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
 
         Raises:
-            KeyError: unknown preset or field (the message names it).
+            UnknownName: unknown preset or field (with the closest known name).
             ValueError / TypeError: a value the rules reject.
         """
         if preset not in self.presets:
-            raise KeyError(f"unknown preset {preset!r} (known: {', '.join(self.presets)})")
+            raise UnknownName("preset", preset, self.presets)
         fields = {f.name for f in dataclasses.fields(self.rules_type)}
         for key in overrides:
             if key not in fields:
-                raise KeyError(f"unknown rule {key!r} (known: {', '.join(sorted(fields))})")
+                raise UnknownName("rule", key, fields)
         return dataclasses.replace(self.presets[preset], **overrides)
 
     @abstractmethod
@@ -108,6 +125,12 @@ class Game(ABC):
     def check(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> None:
         """Play a round or two on the reference path so a broken strategy fails before a run."""
         self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
+
+    def rounds_independent(self, rules: Any) -> bool:
+        """Whether one round tells nothing of the next (a fresh shuffle or draw each round).
+        Where a pack is carried from round to round it does, and a run's standard errors are
+        taken from the spread between chunks (batch means) instead."""
+        return True
 
     def engine_path(self, rules: Any, strategy: Any) -> str:
         """Which path plays this strategy: ``"kernel"`` or ``"reference"``."""

@@ -88,6 +88,7 @@ class LansquenetGame(Game):
     round_name = "bank"
     rules_type = LansquenetRules
     presets = PRESETS
+    file_rules = ("observed",)
     printed_tables = ("bets", "policies", "story", "cheat")
 
     def simulate(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,

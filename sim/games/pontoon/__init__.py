@@ -104,6 +104,10 @@ class PontoonGame(Game):
             stats.add_round(deal.net, deal.initial, deal.wagered, deal_counters(deal, rules))
         return stats
 
+    def rounds_independent(self, rules: PontoonRules) -> bool:
+        # Without a reshuffle every deal, the next deal is dealt from what this one left.
+        return rules.infinite_deck or rules.reshuffle == "every-deal"
+
     def engine_path(self, rules: PontoonRules, strategy: Any) -> str:
         if rules.players == 1 and self._tables(rules, strategy) is not None:
             return "kernel"

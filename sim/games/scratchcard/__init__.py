@@ -7,6 +7,7 @@ charts: :mod:`.charts`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,16 @@ from sim.games.scratchcard.exact import (
 )
 from sim.games.scratchcard.play import play_session, simulate_plan, simulate_reference
 from sim.games.scratchcard.rules import PRESETS, Pool, ScratchPlan, ScratchRules, ScratchView
-from sim.games.scratchcard.table import Claims, PrizeTable, load_claims, load_table
+from sim.games.scratchcard.table import (
+    CLAIMS_FILE,
+    DATA_DIR,
+    SHIPPED,
+    Claims,
+    PrizeTable,
+    load_claims,
+    load_table,
+    split_spec,
+)
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import generator
 from sim.stats import Stats
@@ -85,6 +95,20 @@ class ScratchcardGame(Game):
     round_name = "session"
     rules_type = ScratchRules
     presets = PRESETS
+    file_rules = ("table", "claims")
+
+    def locate(self, rule: str, value: str, base_dir: Path) -> str:
+        """Shipped names (a table's name, ``claims = "shipped"``) stay as they are; a file,
+        with its optional ``#Game`` suffix, is found beside the experiment."""
+        if value in SHIPPED or value == "shipped":
+            return value
+        file, hash_, game = value.partition("#")
+        return super().locate(rule, file, base_dir) + hash_ + game
+
+    def data_file(self, rule: str, value: str) -> Path | None:
+        if value == "shipped":
+            return DATA_DIR / CLAIMS_FILE
+        return split_spec(value)[0] if value else None
     printed_tables = ("bets", "tickets", "claims")
 
     def simulate(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
