@@ -87,6 +87,14 @@ def build(result: RunResult) -> pd.DataFrame:
                                 / exact.mean_total_wagered)
             row["z_vs_exact_per_total_wagered"] = z_score(
                 stats.edge_per_total_wagered, exact_total, stderr_total)
+            if exact and exact.mean_initial_stake is None and exact.mean_total_wagered is None:
+                # A game with no stakes (a bridge deal, a piquet hand): the edges are NaN and
+                # the mean net itself is compared with its exact value.
+                row["exact_mean_net"] = _nan_if_none(exact.mean_net)
+                sd = exact.sd_net if exact.sd_net is not None else stats.std_net
+                row["z_mean_net"] = z_score(stats.mean_net, exact.mean_net,
+                                            sd / math.sqrt(stats.rounds) if stats.rounds
+                                            else math.nan)
             row["path"] = game.engine_path(variant.rules, strategy)
             row.update(game.extra_columns(stats))
             rows.append(row)
@@ -105,7 +113,8 @@ def convergence(result: RunResult) -> pd.DataFrame:
             running = running.merge(part)
             rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
                          "rounds": running.rounds, "edge": running.edge_per_initial_bet,
-                         "stderr": running.stderr})
+                         "stderr": running.stderr, "mean_net": running.mean_net,
+                         "stderr_mean_net": running.std_net / running.rounds ** 0.5})
     frame = pd.DataFrame(rows)
     frame["ci95_low"] = frame["edge"] - Z95 * frame["stderr"]
     frame["ci95_high"] = frame["edge"] + Z95 * frame["stderr"]
