@@ -12,6 +12,7 @@ _MODULES = {
     "bridge": "sim.games.bridge",
     "faro": "sim.games.faro",
     "lansquenet": "sim.games.lansquenet",
+    "newmarket": "sim.games.newmarket",
     "piquet": "sim.games.piquet",
     "pontoon": "sim.games.pontoon",
     "scratchcard": "sim.games.scratchcard",
