@@ -6,6 +6,7 @@ import itertools
 import math
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -239,3 +240,26 @@ def test_contract_kernel_histogram_is_the_score():
     scores = np.array([score_contract(rules.contract, t).net for t in range(14)])
     stats = contract_stats(1000, kernel_state(np.random.SeedSequence(2)), 4, "drop", 9, scores)
     assert set(stats.net_hist) <= {420.0, -50.0} and sum(stats.net_hist.values()) == 1000
+
+
+def test_the_shipped_experiment_through_the_engine(tmp_path):
+    import pandas as pd
+
+    from sim.cli import main
+
+    path = Path(__file__).parents[1] / "experiments" / "bridge.toml"
+    out = tmp_path / "run"
+    assert main(["run", str(path), "--out", str(out), "--quiet", "rounds=40000",
+                 "chunk_rounds=20000"]) == 0
+    frame = pd.read_csv(out / "report.csv")
+    assert frame["edge_per_initial_bet"].isna().all()  # no stakes: no edge
+    assert frame["z_mean_net"].abs().max() < 4
+    z_cols = [c for c in frame.columns if c.startswith("z_") and c != "z_vs_exact"
+              and c != "z_vs_exact_per_total_wagered"]
+    survey = frame[frame["strategy"] == "survey"]
+    assert len(z_cols) > 5 and survey[z_cols].abs().max().max() < 4
+    for name in ("edge.png", "convergence.png", "outcomes.png", "hcp.png", "splits.png"):
+        assert (out / name).stat().st_size > 1000
+    assert main(["exact", str(path), "--out", str(tmp_path / "exact")]) == 0
+    texts = pd.read_csv(tmp_path / "exact" / "nine-never-texts.csv")
+    assert list(texts["exact"][:6]) == ["1/2", "6/25", "19/25", "78/115", "78/161", "286/805"]

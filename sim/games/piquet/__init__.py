@@ -164,6 +164,35 @@ class PiquetGame(Game):
         fig.suptitle("A dealt piquet hand of 12: exact odds of its declarations")
         return {"dealt": fig}
 
+    def extra_charts(self, stats, rules) -> dict[str, Any]:
+        """``exchange.png``: per variant and strategy, the unopposed score each hand reaches
+        after its exchange and the points each scores against the other, with the dealt
+        hand's exact mean score for scale."""
+        from sim.charts import _grid
+
+        fig, axes = _grid(None, len(rules), panel=(6.0, 3.6))
+        labels = ("elder_after", "younger_after", "elder_points", "younger_points")
+        for ax, variant in zip(axes, rules):
+            rows = [(s, st) for (v, s), st in stats.items() if v == variant and st.rounds]
+            width = 0.8 / max(1, len(rows))
+            for i, (strategy, st) in enumerate(rows):
+                x = np.arange(len(labels)) + (i - (len(rows) - 1) / 2) * width
+                ax.bar(x, [st.counter_rate(k) for k in labels], width=width, color=f"C{i}",
+                       label=strategy)
+            dealt = float(exact_odds.mean_dealt_score(sets_from=rules[variant].set_rank))
+            ax.axhline(dealt, color="black", lw=1, ls="--",
+                       label=f"a dealt hand, exact ({dealt:.2f})")
+            ax.set_xticks(np.arange(len(labels)),
+                          ["elder after\nexchange", "younger after\nexchange",
+                           "elder scores", "younger scores"], fontsize="small")
+            ax.set_ylabel("mean points per deal")
+            ax.set_ylim(0, ax.get_ylim()[1] * 1.45)  # room for the legend above the bars
+            ax.set_title(variant, fontsize="medium")
+            ax.grid(axis="y", alpha=0.3)
+            ax.legend(fontsize="x-small", ncols=2, loc="upper right")
+        fig.suptitle("Piquet: what each exchange policy reaches in declarations")
+        return {"exchange.png": fig}
+
     def bench_cases(self) -> list[BenchCase]:
         rules = PiquetRules()
         table = PiquetTable(POLICIES["combinations"], POLICIES["combinations"])
