@@ -148,13 +148,13 @@ def _deal(order, players, dealer, policies, boodle, money, change_suit, collecte
 
 @numba.njit(cache=True)
 def _rounds(n, state, orders, players, policies, boodle, kitty_stake, boodle_stake,
-            change_suit, outcomes, sums, seat_totals, counts, hist):
+            change_suit, outcomes, sums, seat_totals, counts, nets):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     pack = np.arange(N)
     used = 0
     money = np.zeros(4, dtype=np.int64)
     collected = np.zeros(players, dtype=np.int64)
-    for _ in range(n):
+    for k in range(n):
         money[:] = 0
         collected[:] = 0
         paid = 0
@@ -193,7 +193,7 @@ def _rounds(n, state, orders, players, policies, boodle, kitty_stake, boodle_sta
         for p in range(players):
             seat_totals[p] += collected[p] - paid
         net = float(collected[0] - paid)
-        hist[int(net) + 2000] += 1
+        nets[k] = net  # a round's net has no useful bound (stakes, deals): kept, then counted
         kernel_add_round(outcomes, sums, net, float(paid), float(paid))
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
@@ -214,14 +214,15 @@ def simulate_table(rules: NewmarketRules, table: NewmarketTable, n: int, state: 
     sums = np.zeros(8)
     seat_totals = np.zeros(rules.players, dtype=np.int64)
     counts = np.zeros(13, dtype=np.int64)
-    hist = np.zeros(4001, dtype=np.int64)
+    nets = np.zeros(n)
     given = np.zeros((0, N), dtype=np.int64) if orders is None else np.asarray(orders,
                                                                                 dtype=np.int64)
     _rounds(n, state, given, rules.players, np.array(table.policies, dtype=np.int64),
             np.array(rules.boodle_cards, dtype=np.int64), rules.kitty_stake,
             rules.boodle_stake, rules.change == "suit", outcomes, sums, seat_totals, counts,
-            hist)
-    return Stats.from_arrays(n, outcomes, sums, np.arange(-2000, 2001, dtype=np.float64), hist,
+            nets)
+    values, hist = np.unique(nets, return_counts=True)
+    return Stats.from_arrays(n, outcomes, sums, values, hist,
                              counters(rules.players, seat_totals, counts))
 
 
