@@ -74,6 +74,19 @@ def test_dealt_distributions_match_enumeration_of_a_stripped_pack():
         sorted(sets.items()))
 
 
+@pytest.mark.parametrize("ranks, hand_size", [(5, 5), (6, 5), (5, 7)])
+def test_mean_score_and_quatorze_match_enumeration_of_a_stripped_pack(ranks, hand_size):
+    cards = [s * 8 + r for s in range(4) for r in range(ranks)]
+    total, quatorze, count = 0, 0, 0
+    for h in itertools.combinations(cards, hand_size):
+        mk = masks_of(np.array(h, dtype=np.int64))
+        total += int(unopposed(mk, 3))
+        quatorze += evaluate(mk, 3)[5] == 4
+        count += 1
+    assert exact_odds.mean_dealt_score(hand_size, 3, ranks) == Fraction(total, count)
+    assert exact_odds.p_quatorze(hand_size, 3, ranks) == Fraction(quatorze, count)
+
+
 def test_full_pack_figures():
     assert exact_odds.p_carte_blanche() == Fraction(comb(20, 12), comb(32, 12))
     assert round(1 / float(exact_odds.p_carte_blanche()) - 1) == 1791  # 1791 to 1 against

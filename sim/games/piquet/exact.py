@@ -103,29 +103,33 @@ def p_carte_blanche(hand: int = HAND, faces: int = 12, pack: int = PACK) -> Frac
     return Fraction(comb(pack - faces, hand), comb(pack, hand))
 
 
-def p_quatorze(hand: int = HAND, sets_from: int = 3) -> Fraction:
-    """P(a dealt hand holds at least one quatorze), by inclusion and exclusion over ranks."""
-    ranks = SUIT - sets_from
+def p_quatorze(hand: int = HAND, sets_from: int = 3, ranks: int = SUIT) -> Fraction:
+    """P(a dealt hand holds at least one quatorze), by inclusion and exclusion over ranks
+    (a pack of ``ranks`` ranks from the seven up, four suits)."""
+    pack = SUITS * ranks
+    set_ranks = max(ranks - sets_from, 0)
     total = Fraction(0)
-    for k in range(1, ranks + 1):
+    for k in range(1, set_ranks + 1):
         if 4 * k > hand:
             break
-        total += (-1) ** (k + 1) * comb(ranks, k) * Fraction(comb(PACK - 4 * k, hand - 4 * k),
-                                                             comb(PACK, hand))
+        total += (-1) ** (k + 1) * comb(set_ranks, k) * Fraction(
+            comb(pack - 4 * k, hand - 4 * k), comb(pack, hand))
     return total
 
 
-def mean_dealt_score(hand: int = HAND, sets_from: int = 3) -> Fraction:
+def mean_dealt_score(hand: int = HAND, sets_from: int = 3, ranks: int = SUIT) -> Fraction:
     """The exact mean of a dealt hand's unopposed score (point length + every sequence +
-    every set; carte blanche apart), by linearity over suits and ranks."""
-    point = sum((k * p for k, p in distribution(point_length_counts(hand), hand).items()),
-                Fraction(0))
-    total = comb(PACK, hand)
-    per_suit = sum(suit_runs(m)[0] * comb(PACK - SUIT, hand - bin(m).count("1"))
-                   for m in _suit_masks() if bin(m).count("1") <= hand)
+    every set; carte blanche apart), by linearity over suits and ranks (a pack of ``ranks``
+    ranks from the seven up, four suits)."""
+    pack = SUITS * ranks
+    point = sum((k * p for k, p in distribution(point_length_counts(hand, ranks), hand,
+                                                pack).items()), Fraction(0))
+    total = comb(pack, hand)
+    per_suit = sum(suit_runs(m)[0] * comb(pack - ranks, hand - bin(m).count("1"))
+                   for m in _suit_masks(ranks) if bin(m).count("1") <= hand)
     sequences = SUITS * Fraction(per_suit, total)
-    per_rank = 3 * comb(4, 3) * comb(PACK - 4, hand - 3) + 14 * comb(PACK - 4, hand - 4)
-    sets = (SUIT - sets_from) * Fraction(per_rank, total)
+    per_rank = 3 * comb(4, 3) * comb(pack - 4, hand - 3) + 14 * comb(pack - 4, hand - 4)
+    sets = max(ranks - sets_from, 0) * Fraction(per_rank, total)
     return point + sequences + sets
 
 
