@@ -188,6 +188,10 @@ SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge_per_initial_bet", "std
                    "exact_edge_per_total_wagered", "path"]
 
 
+NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "exact_mean_net",
+                     "z_mean_net", "path"]
+
+
 def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
     """A short Markdown summary of a run."""
     exp = result.experiment
@@ -205,7 +209,12 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "wagered; `stderr` is the standard error of the first; `z_vs_exact` compares it with "
         "the exact value where one exists.",
         "",
-        markdown_table(frame, SUMMARY_COLUMNS),
+        *(["Nobody stakes anything in this game: the edges are NaN, and the mean net result "
+           "per round is compared with its exact value (`exact_mean_net`, `z_mean_net`) where "
+           "there is one.", "",
+           markdown_table(frame, [c for c in NO_STAKES_COLUMNS if c in frame])]
+          if frame["edge_per_initial_bet"].isna().all()
+          else [markdown_table(frame, SUMMARY_COLUMNS)]),
         "",
         "Files: `report.csv` (every column), `manifest.json`, `convergence.csv`, "
         "`outcomes.csv`, and the charts `edge.png`, `outcomes.png`, `convergence.png`.",
