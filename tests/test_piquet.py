@@ -133,7 +133,8 @@ def test_exchange_value_matches_enumeration_and_simulation():
 # --------------------------------------------------------------- the deal, both paths
 @pytest.mark.parametrize("strategy", [Lowest(), Point(), Combinations(), Cautious(),
                                       Combinations(younger={"younger_take": 2})])
-@pytest.mark.parametrize("preset", ["classic", "sets-from-nine", "no-minimum"])
+@pytest.mark.parametrize("preset", ["classic", "sets-from-nine", "no-minimum",
+                                    "younger-takes-all"])
 def test_kernel_and_reference_agree_on_the_same_packs(strategy, preset):
     rules = GAME.presets[preset]
     rng = np.random.default_rng(3)

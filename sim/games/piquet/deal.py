@@ -61,7 +61,7 @@ def discard_of(hand, take, point_w, sequence_w, sets_w, sets_from):
 
 
 @numba.njit(cache=True)
-def _play(order, elder_take, younger_take, weights, sets_from, elder_max, minimum,
+def _play(order, elder_take, younger_take, weights, sets_from, elder_max, younger_max, minimum,
           blanche_points, repique_points, out):
     """One deal from a pack order; the counters are added into ``out`` (COUNTERS order);
     returns the net (elder's points less younger's)."""
@@ -90,7 +90,7 @@ def _play(order, elder_take, younger_take, weights, sets_from, elder_max, minimu
             j += 1
     for i in range(ke):
         kept[j + i] = talon[i]
-    room = TALON - ke
+    room = min(TALON - ke, younger_max)
     ky = room if younger_take == 0 else min(younger_take, room)
     ky = max(ky, min(minimum, room))
     drop = discard_of(younger, ky, weights[3], weights[4], weights[5], sets_from)
@@ -128,7 +128,8 @@ def _play(order, elder_take, younger_take, weights, sets_from, elder_max, minimu
 
 
 @numba.njit(cache=True)
-def _deals(n, state, orders, elder_take, younger_take, weights, sets_from, elder_max, minimum,
+def _deals(n, state, orders, elder_take, younger_take, weights, sets_from, elder_max,
+           younger_max, minimum,
            blanche_points, repique_points, outcomes, sums, out, hist):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     pack = np.arange(32)
@@ -143,7 +144,8 @@ def _deals(n, state, orders, elder_take, younger_take, weights, sets_from, elder
                 pack[i] = pack[j]
                 pack[j] = t
             order = pack
-        net = _play(order, elder_take, younger_take, weights, sets_from, elder_max, minimum,
+        net = _play(order, elder_take, younger_take, weights, sets_from, elder_max,
+                    younger_max, minimum,
                     blanche_points, repique_points, out)
         hist[int(net) + 200] += 1
         kernel_add_round(outcomes, sums, net, 0.0, 0.0)
@@ -174,6 +176,7 @@ def simulate_table(rules: PiquetRules, table: PiquetTable, n: int, state: np.nda
         orders, dtype=np.int64)
     _deals(n, state, given, table.elder.elder_take, table.younger.younger_take,
            _weights(table.elder, table.younger), rules.set_rank, rules.elder_max,
+           rules.younger_max,
            rules.minimum_exchange, rules.carte_blanche, rules.repique, outcomes, sums, out,
            hist)
     return Stats.from_arrays(n, outcomes, sums, np.arange(-200, 201, dtype=np.float64), hist,
@@ -207,7 +210,7 @@ def play_reference(order: np.ndarray, rules: PiquetRules, strategy: Any, rng) ->
     drop = _legal(decide(view, rng), view.hand, low, rules.elder_max, who)
     ke = len(drop)
     kept = [c for c in elder if c not in drop] + talon[:ke]
-    room = TALON - ke
+    room = min(TALON - ke, rules.younger_max)
     view = PiquetView(tuple(sorted(int(c) for c in younger)), "younger", min(low, room), room,
                       eb)
     drop = _legal(decide(view, rng), view.hand, min(low, room), room, who)

@@ -3,9 +3,9 @@
 See ``docs/rules/piquet.md``. The 32-card pack is dealt 12 to each player and 8 to the talon.
 Carte blanche is declared on the dealt hands; elder hand exchanges first, discarding one to
 ``elder_max`` cards and taking as many from the top of the talon; younger hand then discards
-and takes in up to what elder left. The hands' declarations are compared and scored (see
-:mod:`.hand`), with repique. The play of the tricks (and so pique, and the point for leading)
-is not modelled.
+and takes in up to ``younger_max`` of what elder left. The hands' declarations are compared
+and scored (see :mod:`.hand`), with repique. The play of the tricks (and so pique, and the
+point for leading) is not modelled.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ class PiquetRules:
 
     Attributes:
         elder_max: the most cards elder hand may exchange (1..8; 5 by the texts).
+        younger_max: the most cards younger hand may exchange, within what elder left
+            (1..8): 5 by the text ("up to five cards, depending on how many the Elder
+            exchanged"); 8 lets him take every card elder left, as classical rules do.
         minimum_exchange: the fewest cards each player must exchange (0 or 1; the texts: 1).
         sets_from: the lowest rank that makes trios and quatorzes: ``"10"`` (the texts) or
             ``"9"``, ``"8"``, ``"7"``.
@@ -34,6 +37,7 @@ class PiquetRules:
     """
 
     elder_max: int = 5
+    younger_max: int = 5
     minimum_exchange: int = 1
     sets_from: str = "10"
     carte_blanche: int = 10
@@ -42,6 +46,8 @@ class PiquetRules:
     def __post_init__(self) -> None:
         checks = [
             ("elder_max", _is_int(self.elder_max) and 1 <= self.elder_max <= TALON,
+             "an integer 1..8"),
+            ("younger_max", _is_int(self.younger_max) and 1 <= self.younger_max <= TALON,
              "an integer 1..8"),
             ("minimum_exchange", self.minimum_exchange in (0, 1)
              and _is_int(self.minimum_exchange), "0 or 1"),
@@ -106,6 +112,7 @@ PRESETS = {
     "classic": PiquetRules(),
     "sets-from-nine": PiquetRules(sets_from="9"),
     "no-minimum": PiquetRules(minimum_exchange=0),
+    "younger-takes-all": PiquetRules(younger_max=8),
 }
 
 
