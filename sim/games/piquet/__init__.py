@@ -60,7 +60,7 @@ class PiquetGame(Game):
     round_name = "deal"
     rules_type = PiquetRules
     presets = PRESETS
-    printed_tables = ("dealt", "exchange")
+    printed_tables = ("dealt", "talon", "exchange")
 
     def simulate(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,
                  rounds: int, seed: np.random.SeedSequence) -> Stats:
