@@ -63,8 +63,43 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str, stderr: str, exact: str,
     ax.grid(axis="x", alpha=0.3)
 
 
+def _no_stakes(frame: pd.DataFrame) -> bool:
+    """A game where nobody stakes anything (bridge, piquet): every edge is NaN."""
+    return bool(frame["edge_per_initial_bet"].isna().all())
+
+
+def mean_net_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
+    """The mean net result per round (points, a score) by variant and strategy, with 95%
+    error bars and the exact values: the edge chart of a game with no stakes."""
+    rows = frame["strategy"].nunique() * max(1, frame["variant"].nunique()) ** 0.5
+    fig, ax = _axes(None if fig is None else fig.gca(), (8, 1.4 + 0.45 * rows))
+    strategies = list(dict.fromkeys(frame["strategy"]))
+    variants = list(dict.fromkeys(frame["variant"]))
+    height = 0.8 / max(1, len(variants))
+    for vi, variant in enumerate(variants):
+        part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
+        y = np.arange(len(strategies)) + (vi - (len(variants) - 1) / 2) * height
+        se = part["std_net"] / np.sqrt(part["rounds"])
+        ax.errorbar(part["mean_net"], y, xerr=Z95 * se, fmt="o", ms=4, color=f"C{vi}",
+                    capsize=3, label=variant)
+        if "exact_mean_net" in part:
+            ax.plot(part["exact_mean_net"], y, "x", color="black", ms=6,
+                    label="exact" if vi == 0 else None)
+    ax.set_yticks(np.arange(len(strategies)), strategies)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean net result per round (95% CI)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    ax.set_title(f"{frame['game'].iloc[0]}: mean net result by variant and strategy "
+                 "(no stakes: no edge)")
+    return fig
+
+
 def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
-    """House edge per initial stake and per total wagered, by variant and strategy."""
+    """House edge per initial stake and per total wagered, by variant and strategy (the mean
+    net result where nobody stakes anything)."""
+    if _no_stakes(frame):
+        return mean_net_chart(frame, fig)
     rows = frame["strategy"].nunique()
     if fig is None:
         fig = plt.figure(figsize=(11, 1.2 + 0.45 * rows * max(1, frame["variant"].nunique())
@@ -119,12 +154,25 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
     """Convergence of each estimate, one panel per variant and strategy."""
     pairs = list(dict.fromkeys(zip(conv["variant"], conv["strategy"])))
     fig, axes = _grid(fig, len(pairs))
-    exact = frame.set_index(["variant", "strategy"])["exact_edge"]
+    no_stakes = _no_stakes(frame) and "mean_net" in conv
+    column = "exact_mean_net" if no_stakes and "exact_mean_net" in frame else "exact_edge"
+    exact = frame.set_index(["variant", "strategy"])[column]
     for ax, (variant, strategy) in zip(axes, pairs):
         rows = conv[(conv["variant"] == variant) & (conv["strategy"] == strategy)]
-        convergence_axes(rows, ax, exact.get((variant, strategy)), f"{variant} / {strategy}")
+        if no_stakes:  # the mean net itself, in its own units
+            band = Z95 * rows["stderr_mean_net"]
+            rows = pd.DataFrame({"rounds": rows["rounds"], "edge": rows["mean_net"] / 100,
+                                 "ci95_low": (rows["mean_net"] - band) / 100,
+                                 "ci95_high": (rows["mean_net"] + band) / 100})
+            value = exact.get((variant, strategy))
+            value = None if value is None else value / 100
+            convergence_axes(rows, ax, value, f"{variant} / {strategy}")
+            ax.set_ylabel("mean net")
+        else:
+            convergence_axes(rows, ax, exact.get((variant, strategy)), f"{variant} / {strategy}")
     axes[0].legend(fontsize="small")
-    fig.suptitle("Convergence of the edge per initial stake")
+    fig.suptitle("Convergence of the mean net result" if no_stakes
+                 else "Convergence of the edge per initial stake")
     return fig
 
 

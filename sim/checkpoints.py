@@ -133,7 +133,9 @@ class PairProgress:
 def trace_point(chunks: int, stats: Stats) -> dict[str, float]:
     """The running estimate after ``chunks`` chunks (for the convergence chart)."""
     return {"chunks": chunks, "rounds": stats.rounds, "edge": stats.edge_per_initial_bet,
-            "stderr": stats.stderr}
+            "stderr": stats.stderr, "mean_net": stats.mean_net,
+            "stderr_mean_net": stats.std_net / math.sqrt(stats.rounds) if stats.rounds else
+            math.nan}
 
 
 class CheckpointStore:

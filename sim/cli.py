@@ -78,6 +78,8 @@ def _short_table(frame) -> str:
     is the one z is taken with: the exact spread where the game gives it, else the sample's."""
     vw = max(8, *(len(v) for v in frame["variant"])) + 2
     sw = max(9, *(len(s) for s in frame["strategy"])) + 2
+    if frame["edge_per_initial_bet"].isna().all():
+        return _short_table_no_stakes(frame, vw, sw)
     lines = [f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'edge %':>11}{'± se':>9}"
              f"{'exact %':>11}{'z':>7}{'edge/wagered %':>16}"]
     for _, r in frame.iterrows():
@@ -108,6 +110,23 @@ def _rounds(text: str | None) -> int | None:
 
 class _Interrupted(Exception):
     """Ctrl-C, with what the user needs to know to go on."""
+
+
+def _short_table_no_stakes(frame, vw: int, sw: int) -> str:
+    """For a game with no stakes (bridge, piquet): the mean net per round (points, a score)
+    with its standard error, the exact mean where there is one, and z."""
+    lines = [f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'mean net':>12}{'± se':>10}"
+             f"{'exact':>12}{'z':>7}"]
+    for _, r in frame.iterrows():
+        exact = r.get("exact_mean_net", math.nan)
+        exact = math.nan if exact is None else exact
+        z = r.get("z_mean_net", math.nan)
+        z = math.nan if z is None else z
+        se = r.std_net / math.sqrt(r.rounds) if r.rounds else math.nan
+        lines.append(f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}{r.mean_net:>12.4f}"
+                     f"{se:>10.4f}{'' if math.isnan(exact) else f'{exact:.4f}':>12}"
+                     f"{'' if math.isnan(z) else f'{z:+.2f}':>7}")
+    return "\n".join(lines)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

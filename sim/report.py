@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from sim import games
+from sim.checkpoints import trace_point
 from sim.files import recording, write_atomic
 from sim.run_folder import MANIFEST
 from sim.runner import RunResult
@@ -90,6 +91,14 @@ def build(result: RunResult) -> pd.DataFrame:
                                 / exact.mean_total_wagered)
             row["z_vs_exact_per_total_wagered"] = z_score(
                 stats.edge_per_total_wagered, exact_total, stderr_total)
+            if exact and exact.mean_initial_stake is None and exact.mean_total_wagered is None:
+                # A game with no stakes (a bridge deal, a piquet hand): the edges are NaN and
+                # the mean net itself is compared with its exact value.
+                row["exact_mean_net"] = _nan_if_none(exact.mean_net)
+                sd = exact.sd_net if exact.sd_net is not None else stats.std_net
+                row["z_mean_net"] = z_score(stats.mean_net, exact.mean_net,
+                                            sd / math.sqrt(stats.rounds) if stats.rounds
+                                            else math.nan)
             row["path"] = game.engine_path(variant.rules, strategy)
             row.update(game.extra_columns(stats))
             rows.append(row)
@@ -106,12 +115,12 @@ def convergence(result: RunResult) -> pd.DataFrame:
     for (vi, si), trace in sorted(result.traces.items()):
         final = result.merged(vi, si)
         points = [*trace] if trace and trace[-1]["rounds"] == final.rounds else [
-            *trace, {"rounds": final.rounds, "edge": final.edge_per_initial_bet,
-                     "stderr": final.stderr}]
+            *trace, trace_point(len(trace), final)]
         for point in points:
             rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
                          "rounds": point["rounds"], "edge": point["edge"],
-                         "stderr": point["stderr"]})
+                         "stderr": point["stderr"], "mean_net": point.get("mean_net", math.nan),
+                         "stderr_mean_net": point.get("stderr_mean_net", math.nan)})
     frame = pd.DataFrame(rows)
     frame["ci95_low"] = frame["edge"] - Z95 * frame["stderr"]
     frame["ci95_high"] = frame["edge"] + Z95 * frame["stderr"]
@@ -188,6 +197,10 @@ SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge_per_initial_bet", "std
                    "exact_edge_per_total_wagered", "path"]
 
 
+NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "exact_mean_net",
+                     "z_mean_net", "path"]
+
+
 def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
     """A short Markdown summary of a run."""
     exp = result.experiment
@@ -205,7 +218,12 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "wagered; `stderr` is the standard error of the first; `z_vs_exact` compares it with "
         "the exact value where one exists.",
         "",
-        markdown_table(frame, SUMMARY_COLUMNS),
+        *(["Nobody stakes anything in this game: the edges are NaN, and the mean net result "
+           "per round is compared with its exact value (`exact_mean_net`, `z_mean_net`) where "
+           "there is one.", "",
+           markdown_table(frame, [c for c in NO_STAKES_COLUMNS if c in frame])]
+          if frame["edge_per_initial_bet"].isna().all()
+          else [markdown_table(frame, SUMMARY_COLUMNS)]),
         "",
         "Files: `report.csv` (every column), `manifest.json`, `convergence.csv`, "
         "`outcomes.csv`, and the charts `edge.png`, `outcomes.png`, `convergence.png`.",

@@ -10,8 +10,11 @@ from sim.games.base import Game
 # name -> module that defines GAME
 _MODULES = {
     "bonus": "sim.games.bonus",
+    "bridge": "sim.games.bridge",
     "faro": "sim.games.faro",
     "lansquenet": "sim.games.lansquenet",
+    "newmarket": "sim.games.newmarket",
+    "piquet": "sim.games.piquet",
     "pontoon": "sim.games.pontoon",
     "scratchcard": "sim.games.scratchcard",
 }
