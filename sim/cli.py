@@ -101,6 +101,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     frame = report.write_all(result, out_dir, seconds, args.jobs)
     print(_short_table(frame))
+    from sim import games
+
+    for line in games.get(exp.game).run_lines(frame):
+        print(line)
     print(f"\n{sum(c.rounds for c in runner.plan(exp)):,} rounds in "
           f"{seconds:.1f} s; report, summary, manifest and charts in {out_dir}/")
     return 0

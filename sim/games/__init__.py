@@ -9,6 +9,7 @@ from sim.games.base import Game
 # name -> module that defines GAME
 _MODULES = {
     "bonus": "sim.games.bonus",
+    "cribbage": "sim.games.cribbage",
     "faro": "sim.games.faro",
     "lansquenet": "sim.games.lansquenet",
     "pontoon": "sim.games.pontoon",
