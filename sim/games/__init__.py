@@ -11,6 +11,7 @@ _MODULES = {
     "bonus": "sim.games.bonus",
     "cribbage": "sim.games.cribbage",
     "faro": "sim.games.faro",
+    "gin_rummy": "sim.games.gin_rummy",
     "lansquenet": "sim.games.lansquenet",
     "pontoon": "sim.games.pontoon",
     "scratchcard": "sim.games.scratchcard",
