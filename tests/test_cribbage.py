@@ -178,3 +178,11 @@ def test_bad_rules_and_illegal_discards():
     with pytest.raises(IllegalActionError, match="different cards"):
         play_deal(list(range(13)), CribbageRules(),
                   FunctionStrategy(lambda view, rng: view.cards[:1]))
+
+
+def test_a_policy_simulates_its_exact_value_with_five_cards_dealt():
+    rules = CribbageRules(cards_dealt=5, players=4)  # the pone's side: two hands
+    stats = GAME.simulate(rules, HandAndCrib(), None, 30_000, np.random.SeedSequence(8))
+    columns = GAME.extra_columns(stats)
+    assert 12 < columns["exact_points"] < 14  # two hands kept from five cards
+    assert abs(columns["z_points"]) < 4

@@ -14,8 +14,9 @@ stake and no house, so the initial stake and the amount wagered are zero and the
 are NaN; ``push_freq`` is the chance the seat scores nothing. The game columns carry the
 figures: ``mean_points`` with its standard error ``points_se``, ``exact_points`` and
 ``z_points`` where the whole deal's expectation is known exactly (the random keep,
-``first-cards``), ``mean_hand`` (the seat's own hand) beside ``hand_ev`` (the mean of the
-exact expected hand of each keep over every starter: the same expectation with less noise),
+``first-cards``, for either seat; any policy for the pone when five cards are dealt),
+``mean_hand`` (the seat's own hand) beside ``hand_ev`` (the mean of the exact expected hand of
+each keep over every starter: the same expectation with less noise),
 ``mean_crib``, ``dealer_points``, ``pone_points``, ``dealer_lead`` (their difference),
 and ``p_hand_0``, ``p_hand_24``, ``p_hand_28``, ``p_hand_29``.
 """
@@ -41,7 +42,14 @@ from sim.games.cribbage.exact import (
     show_counts,
 )
 from sim.games.cribbage.kernel import HAND_BINS, score_deals, simulate_policy
-from sim.games.cribbage.policy import DiscardPolicy, choose, crib_table, expected_hand
+from sim.games.cribbage.policy import (
+    DiscardPolicy,
+    choose,
+    crib_table,
+    crib_weight_of,
+    exact_policy_hand,
+    expected_hand,
+)
 from sim.games.cribbage.rules import PRESETS, CribbageRules, CribbageView
 from sim.games.cribbage.score import card_names, parse_cards, show_breakdown, show_score
 from sim.games.cribbage.statistics import one_in, source_statistics
@@ -67,11 +75,22 @@ def policy_of(strategy: Any, rules: CribbageRules) -> DiscardPolicy | None:
 
 
 def exact_points(rules: CribbageRules, policy: DiscardPolicy | None) -> float | None:
-    """The exact mean points of the followed seat per deal, where known: for the random keep
-    (``"first"``) every hand is a random hand and the crib a random crib, so the means of the
-    enumerated distributions add (his heels: 2 x 4/52)."""
-    if policy is None or policy.kind != "first":
+    """The exact mean points of the followed seat per deal, where known.
+
+    For the random keep (``"first"``) every hand is a random hand and the crib a random crib,
+    so the means of the enumerated distributions add (his heels: 2 x 4/52). For the pone
+    under any policy with five cards dealt, the expected hand of his keep, over every deal of
+    five cards to him (:func:`~sim.games.cribbage.policy.exact_policy_hand`); six and seven
+    cards make too many deals for that walk, and the dealer's crib depends on both players'
+    choices, so those are simulated only."""
+    if policy is None:
         return None
+    if policy.kind != "first":
+        if rules.cards_dealt != 5 or rules.seat != "pone":
+            return None
+        seats = (1, 3) if rules.team else (1,)
+        return sum(exact_policy_hand(5, rules.hand_size, policy.kind,
+                                     crib_weight_of(s, rules.team, policy)) for s in seats)
     hand = float(mean_and_sd(hand_counts(rules.hand_size))[0])
     hands = hand * (2 if rules.team else 1)
     if rules.seat == "pone":

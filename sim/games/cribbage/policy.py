@@ -5,7 +5,7 @@ A :class:`DiscardPolicy` tells which cards a player keeps of those dealt to him:
 * ``"first"``: the first cards dealt (the deal is random, so this is a random keep: the
   baseline whose whole-deal expectation is known exactly);
 * ``"count"``: the keep with the highest pip count (the naive "keep the big cards"; ties to the
-  higher ranks);
+  higher ranks, then to the better expected hand);
 * ``"hand"``: the keep with the best expected hand, averaged exactly over every starter he
   cannot see (the 52 cards less his own);
 * ``"hand-crib"``: the best expected hand plus ``crib_weight`` times the expected crib of his
@@ -206,32 +206,29 @@ def kernel_choose(cards, n_dealt, kind, weight, keeps, drops, table, crib1, crib
         for i in range(k):
             hand[i] = cards[keeps[0, i]]
         return 0, kernel_expected_hand(hand, k, rank_left, suit_left, n_left, table, scratch)
-    chosen_ev = 0.0
+    chosen_ev = -1.0
     for j in range(keeps.shape[0]):
         for i in range(k):
             hand[i] = cards[keeps[j, i]]
+        ev = kernel_expected_hand(hand, k, rank_left, suit_left, n_left, table, scratch)
         if kind == 1:
             value = 0.0
             for i in range(k):
                 r = hand[i] // 4
                 value += min(r + 1, 10) * 100.0 + r
-            ev = 0.0
         else:
-            ev = kernel_expected_hand(hand, k, rank_left, suit_left, n_left, table, scratch)
             value = ev
             if kind == 3:
                 if drops.shape[1] == 2:
                     value += weight * crib2[cards[drops[j, 0]], cards[drops[j, 1]]]
                 else:
                     value += weight * crib1[cards[drops[j, 0]]]
-        if value > best_value + 1e-12:
-            best_value = value
+        # Ties go to the better hand, so the value chosen does not depend on the order the
+        # cards were dealt in (the exact whole-deal value enumerates deals sorted).
+        if value > best_value + 1e-9 or (value > best_value - 1e-9 and ev > chosen_ev + 1e-12):
+            best_value = max(value, best_value)
             best = j
             chosen_ev = ev
-    if kind == 1:
-        for i in range(k):
-            hand[i] = cards[keeps[best, i]]
-        chosen_ev = kernel_expected_hand(hand, k, rank_left, suit_left, n_left, table, scratch)
     return best, chosen_ev
 
 
@@ -272,3 +269,46 @@ def expected_hand(dealt: Sequence[int], kept: Sequence[int]) -> float:
 def pip_count(cards: Sequence[int]) -> int:
     """The pip total of some cards."""
     return sum(pips(c // N_SUITS) for c in cards)
+
+
+@numba.njit(cache=True)
+def _policy_hand_sum(dealt, kind, weight, keeps, drops, table, crib1, crib2):
+    """The sum over every deal of ``dealt`` cards from the 52 of the exact expected hand of
+    the keep a policy makes, and the number of deals."""
+    idx = np.arange(dealt)
+    cards = np.empty(dealt, dtype=np.int64)
+    k = keeps.shape[1]
+    hand = np.empty(k, dtype=np.int64)
+    unseen = np.empty(17, dtype=np.int64)
+    scratch = np.empty(6, dtype=np.int64)
+    total = 0.0
+    count = 0
+    while True:
+        for i in range(dealt):
+            cards[i] = idx[i]
+        _, ev = kernel_choose(cards, dealt, kind, weight, keeps, drops, table, crib1, crib2,
+                              hand, unseen, scratch)
+        total += ev
+        count += 1
+        if not _next_combination(idx, 52):
+            break
+    return total, count
+
+
+@functools.cache
+def exact_policy_hand(cards_dealt: int, hand_size: int, kind: str, weight: float) -> float:
+    """The exact expected hand of a seat that keeps by a policy, over every deal to it and
+    every starter.
+
+    A seat's keep depends on its own cards only (the crib table is fixed), and given its own
+    cards the starter is equally likely to be any of the others, whatever the other seats
+    hold; so the mean over its deals of the exact expected hand of its keep is the exact
+    expected hand. ``weight`` is the crib's weight for the seat (see
+    :func:`crib_weight_of`)."""
+    if kind == "first":
+        raise ValueError("the first cards of a sorted deal are not a random keep")
+    keeps, drops = keep_indices(cards_dealt, hand_size)
+    total, count = _policy_hand_sum(cards_dealt, KINDS.index(kind), weight, keeps, drops,
+                                    rank_points_table(hand_size + 1), crib_table(1),
+                                    crib_table(2))
+    return total / count
