@@ -13,12 +13,14 @@ from strategies.base import register
 
 
 class PolicyStrategy:
-    """A discard policy, playable on both paths."""
+    """A discard policy, playable on both paths; ``play`` is how it lays its cards where the
+    rules peg the play (``"first"``, ``"greedy"`` or ``"cautious"``)."""
 
     name = "policy"
 
     def __init__(self, policy: DiscardPolicy) -> None:
         self.policy = policy
+        self.play = policy.play
 
     def kernel_table(self, rules: CribbageRules) -> DiscardPolicy:
         """The policy the compiled kernel runs."""
@@ -34,8 +36,8 @@ class FirstCards(PolicyStrategy):
 
     name = "first-cards"
 
-    def __init__(self) -> None:
-        super().__init__(DiscardPolicy("first"))
+    def __init__(self, play: str = "greedy") -> None:
+        super().__init__(DiscardPolicy("first", play=play))
 
 
 @register("cribbage", "highest-count")
@@ -44,8 +46,8 @@ class HighestCount(PolicyStrategy):
 
     name = "highest-count"
 
-    def __init__(self) -> None:
-        super().__init__(DiscardPolicy("count"))
+    def __init__(self, play: str = "greedy") -> None:
+        super().__init__(DiscardPolicy("count", play=play))
 
 
 @register("cribbage", "best-hand")
@@ -54,8 +56,8 @@ class BestHand(PolicyStrategy):
 
     name = "best-hand"
 
-    def __init__(self) -> None:
-        super().__init__(DiscardPolicy("hand"))
+    def __init__(self, play: str = "greedy") -> None:
+        super().__init__(DiscardPolicy("hand", play=play))
 
 
 @register("cribbage", "hand-and-crib")
@@ -64,5 +66,5 @@ class HandAndCrib(PolicyStrategy):
 
     name = "hand-and-crib"
 
-    def __init__(self, crib_weight: float = 1.0) -> None:
-        super().__init__(DiscardPolicy("hand-crib", crib_weight))
+    def __init__(self, crib_weight: float = 1.0, play: str = "greedy") -> None:
+        super().__init__(DiscardPolicy("hand-crib", crib_weight, play))

@@ -126,7 +126,7 @@ def test_expected_hand_is_the_mean_over_unseen_starters():
 
 
 @pytest.mark.parametrize("preset", ["six-card", "five-card", "seven-card", "three-player",
-                                    "four-player"])
+                                    "four-player", "six-card-pegging"])
 @pytest.mark.parametrize("strategy", [FirstCards(), HighestCount(), BestHand(),
                                       HandAndCrib()], ids=lambda s: s.name)
 def test_reference_and_kernel_score_the_same_deals(preset, strategy):
@@ -134,11 +134,12 @@ def test_reference_and_kernel_score_the_same_deals(preset, strategy):
     rng = np.random.default_rng(11)
     deals = np.array([rng.choice(52, rules.cards_used, replace=False) for _ in range(40)],
                      dtype=np.int64)
-    hands, evs, cribs, heels = score_deals(deals, *policy_arrays(rules, strategy.policy))
+    hands, evs, cribs, heels, pegs = score_deals(deals, *policy_arrays(rules, strategy.policy))
     for i, cards in enumerate(deals):
         deal = play_deal(cards.tolist(), rules, strategy)
         assert deal.hands == tuple(hands[i]) and deal.crib == cribs[i] and deal.heels == heels[i]
         assert np.allclose(deal.expected, evs[i])
+        assert deal.pegs == tuple(pegs[i])
 
 
 @pytest.mark.parametrize("preset, seat", [("six-card", "pone"), ("six-card", "dealer"),
@@ -186,3 +187,25 @@ def test_a_policy_simulates_its_exact_value_with_five_cards_dealt():
     columns = GAME.extra_columns(stats)
     assert 12 < columns["exact_points"] < 14  # two hands kept from five cards
     assert abs(columns["z_points"]) < 4
+
+
+@pytest.mark.parametrize("sequence, points", [
+    ([9, 4], 2), ([9, 4, 4], 2), ([9, 4, 4, 4], 6), ([9, 4, 4, 4, 5], 2),  # seed 000's play
+    ([8, 6, 7], 3), ([5, 5, 3, 1, 2], 3), ([4, 4, 4, 4], 12),  # 9-7-8; 6-6-4-2-3; four fives
+    ([0, 2, 1, 3], 4), ([4, 4, 4, 4, 0], 0)])
+def test_play_scores(sequence, points):
+    from sim.games.cribbage.pegging import card_points
+
+    assert card_points(sequence) == points
+
+
+@pytest.mark.parametrize("play", ["first", "greedy", "cautious"])
+def test_pegging_paths_agree_and_the_dealer_always_pegs(play):
+    from sim.games.cribbage.pegging import kernel_peg_ranks, peg
+
+    rng = np.random.default_rng(2)
+    for _ in range(500):
+        ranks = (rng.choice(52, 8, replace=False) // 4).tolist()
+        got = peg(ranks[:4], ranks[4:], play)
+        assert got == kernel_peg_ranks(ranks[:4], ranks[4:], play)
+        assert got[1] >= 1  # seed 000: the dealer always pegs at least one (two, six cards)

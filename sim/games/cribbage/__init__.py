@@ -6,7 +6,7 @@ discard policies and the exact values they choose by: :mod:`.policy`; the refere
 :mod:`.deal`; the compiled kernel: :mod:`.kernel`. The rules as modelled:
 ``docs/rules/cribbage.md``.
 
-**A round is a deal** (the show; the pegging play is not modelled): every seat lays away to
+**A round is a deal** (the show, and the play where ``rules.pegging``): every seat lays away to
 the crib by the same strategy, the starter is cut, hands and crib are shown. Its ``net`` is
 the points the followed seat (``rules.seat``) scores in the show of that deal: the pone's
 hand, or the dealer's hand, crib and heels (with partners, the side's hands). Cribbage has no
@@ -18,7 +18,9 @@ figures: ``mean_points`` with its standard error ``points_se``, ``exact_points``
 ``mean_hand`` (the seat's own hand) beside ``hand_ev`` (the mean of the exact expected hand of
 each keep over every starter: the same expectation with less noise),
 ``mean_crib``, ``dealer_points``, ``pone_points``, ``dealer_lead`` (their difference),
-and ``p_hand_0``, ``p_hand_24``, ``p_hand_28``, ``p_hand_29``.
+``p_hand_0``, ``p_hand_24``, ``p_hand_28``, ``p_hand_29``; with ``pegging`` (two players),
+the play is pegged by the strategy's ``play`` policy and counts in the points, with the
+columns ``peg_pone``, ``peg_dealer`` and ``p_dealer_pegs_nothing``.
 """
 
 from __future__ import annotations
@@ -101,9 +103,13 @@ def exact_points(rules: CribbageRules, policy: DiscardPolicy | None) -> float | 
 def _counters(deal: DealResult, rules: CribbageRules) -> dict[str, float]:
     own = 0 if rules.seat == "dealer" else 1
     dealer, pone = deal.side_points(rules, True), deal.side_points(rules, False)
-    return {f"hand_{deal.hands[own]}": 1.0, "hand_ev": deal.expected[own],
-            "crib": float(deal.crib), "heels": float(deal.heels), "dealer_points": dealer,
-            "pone_points": pone, "difference2": float((dealer - pone) ** 2)}
+    out = {f"hand_{deal.hands[own]}": 1.0, "hand_ev": deal.expected[own],
+           "crib": float(deal.crib), "heels": float(deal.heels), "dealer_points": dealer,
+           "pone_points": pone, "difference2": float((dealer - pone) ** 2)}
+    if rules.pegging:
+        out.update({"peg_pone": float(deal.pegs[0]), "peg_dealer": float(deal.pegs[1]),
+                    "dealer_pegs_nothing": float(deal.pegs[1] == 0)})
+    return out
 
 
 class CribbageGame(Game):
@@ -124,7 +130,7 @@ class CribbageGame(Game):
             stats = simulate_policy(rules, policy, rounds, kernel_state(seed))
         else:
             stats = self.simulate_reference(rules, strategy, rounds, seed)
-        exact = exact_points(rules, policy)
+        exact = None if rules.pegging else exact_points(rules, policy)
         if exact is not None:
             # Carried with the chunk's sums so that the report can set it beside the mean.
             stats.counters["exact_points"] = exact * rounds
@@ -152,6 +158,8 @@ class CribbageGame(Game):
               progression: ProgressionSpec) -> ExactValue | None:
         """The exact mean points per deal where known (the random keep); no stake, so no
         edge."""
+        if rules.pegging:
+            return None  # the play is simulated only
         value = exact_points(rules, policy_of(strategy, rules))
         return None if value is None else ExactValue(value, None, None)
 
@@ -185,6 +193,10 @@ class CribbageGame(Game):
             "p_hand_24": hands[24] / n,
             "p_hand_28": hands[28] / n,
             "p_hand_29": hands[29] / n,
+            "peg_pone": stats.counter_rate("peg_pone") if "peg_pone" in c else math.nan,
+            "peg_dealer": stats.counter_rate("peg_dealer") if "peg_dealer" in c else math.nan,
+            "p_dealer_pegs_nothing": (stats.counter_rate("dealer_pegs_nothing")
+                                      if "peg_dealer" in c else math.nan),
         }
 
     def run_lines(self, frame: pd.DataFrame) -> list[str]:

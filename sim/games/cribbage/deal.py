@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import IllegalActionError, StrategyFailedError
+from sim.games.cribbage.pegging import peg
 from sim.games.cribbage.policy import expected_hand
 from sim.games.cribbage.rules import CribbageRules, CribbageView
 from sim.games.cribbage.score import JACK, card_names, show_score
@@ -30,19 +31,21 @@ class DealResult:
         heels: the dealer's two for his heels (0 or 2).
         expected: each seat's exact expected hand with what it kept, over every starter it
             could not see (the 52 cards less its own).
+        pegs: the pone's and the dealer's points in the play, where the rules peg it.
     """
 
     hands: tuple[int, ...]
     crib: int
     heels: int
     expected: tuple[float, ...]
+    pegs: tuple[int, int] = (0, 0)
 
     def side_points(self, rules: CribbageRules, dealer_side: bool) -> int:
         """The points of the dealer's side or of the pone's (a seat, or a partnership)."""
         if dealer_side:
-            own = self.hands[0] + self.crib + self.heels
+            own = self.hands[0] + self.crib + self.heels + self.pegs[1]
             return own + (self.hands[2] if rules.team else 0)
-        return self.hands[1] + (self.hands[3] if rules.team else 0)
+        return self.hands[1] + self.pegs[0] + (self.hands[3] if rules.team else 0)
 
     def seat_points(self, rules: CribbageRules) -> int:
         """The points of the seat the rules follow (``rules.seat``)."""
@@ -76,7 +79,9 @@ def _discards(strategy: Any, view: CribbageView, rng: Any) -> tuple[int, ...]:
 def play_deal(cards: Sequence[int], rules: CribbageRules, strategy: Any,
               rng: Any = None) -> DealResult:
     """Play one deal from ``cards`` (at least ``rules.cards_used`` codes, in layout order);
-    every seat lays away the cards its strategy's ``decide(view, rng)`` returns."""
+    every seat lays away the cards its strategy's ``decide(view, rng)`` returns. Where the
+    rules peg the play, the cards are laid by the strategy's ``play`` (one of
+    :data:`~sim.games.cribbage.pegging.PLAYS`; greedy if it names none)."""
     hands, crib, expected = [], [], []
     for seat in range(rules.players):
         dealt = seat_cards(cards, rules, seat)
@@ -89,6 +94,10 @@ def play_deal(cards: Sequence[int], rules: CribbageRules, strategy: Any,
     at = rules.players * rules.cards_dealt
     crib.extend(int(c) for c in cards[at:at + rules.crib_from_pack])
     starter = int(cards[rules.cards_used - 1])
+    pegs = (0, 0)
+    if rules.pegging:
+        pegs = peg([c // 4 for c in hands[1]], [c // 4 for c in hands[0]],
+                   getattr(strategy, "play", "greedy"))
     return DealResult(tuple(show_score(h, starter) for h in hands),
                       show_score(crib, starter, crib=True),
-                      2 if starter // 4 == JACK else 0, tuple(expected))
+                      2 if starter // 4 == JACK else 0, tuple(expected), pegs)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.games.cribbage.pegging import PLAYS, kernel_peg
 from sim.games.cribbage.policy import (
     DiscardPolicy,
     crib_table,
@@ -32,15 +33,17 @@ HAND_BINS = 64
 @numba.njit(cache=True)
 def _score_deal(deal, players, dealt, hand_size, from_pack, kind, weights, keeps, drops,
                 table, crib_rank_table, crib1, crib2, hands_out, ev_out, work_hand, unseen,
-                scratch, kept, crib):
+                scratch, kept_all, crib):
     """Score one deal laid out in ``deal``: each seat's show into ``hands_out``, its exact
-    expected hand into ``ev_out``; returns (crib show, heels)."""
+    expected hand into ``ev_out``, its kept cards into the row ``kept_all[seat]``; returns
+    (crib show, heels)."""
     n_crib = 0
     for block in range(players):
         seat = (block + 1) % players
         cards = deal[block * dealt:(block + 1) * dealt]
         j, ev = kernel_choose(cards, dealt, kind, weights[seat], keeps, drops, table, crib1,
                               crib2, work_hand, unseen, scratch)
+        kept = kept_all[seat]
         for i in range(hand_size):
             kept[i] = cards[keeps[j, i]]
         for i in range(drops.shape[1]):
@@ -60,30 +63,37 @@ def _score_deal(deal, players, dealt, hand_size, from_pack, kind, weights, keeps
 
 @numba.njit(cache=True)
 def score_deals(deals, players, dealt, hand_size, from_pack, kind, weights, keeps, drops,
-                table, crib_rank_table, crib1, crib2):
-    """Per deal (rows of ``deals``): every seat's show and expected hand, the crib and the
-    heels. Tests feed the reference path the same rows."""
+                table, crib_rank_table, crib1, crib2, pegging, play):
+    """Per deal (rows of ``deals``): every seat's show and expected hand, the crib, the heels
+    and (two players, ``pegging``) the pone's and the dealer's pegging. Tests feed the
+    reference path the same rows."""
     n = deals.shape[0]
     hands = np.zeros((n, players), dtype=np.int64)
     evs = np.zeros((n, players))
     cribs = np.zeros(n, dtype=np.int64)
     heels = np.zeros(n, dtype=np.int64)
+    pegs = np.zeros((n, 2), dtype=np.int64)
     work_hand = np.empty(hand_size, dtype=np.int64)
     unseen = np.empty(17, dtype=np.int64)
     scratch = np.empty(6, dtype=np.int64)  # a show of up to six cards
-    kept = np.empty(hand_size, dtype=np.int64)
+    kept = np.empty((players, hand_size), dtype=np.int64)
     crib = np.empty(4, dtype=np.int64)
+    sequence = np.empty(16, dtype=np.int64)
+    held = np.empty((2, hand_size), dtype=np.bool_)
     for r in range(n):
         cribs[r], heels[r] = _score_deal(deals[r], players, dealt, hand_size, from_pack, kind,
                                          weights, keeps, drops, table, crib_rank_table, crib1,
                                          crib2, hands[r], evs[r], work_hand, unseen, scratch,
                                          kept, crib)
-    return hands, evs, cribs, heels
+        if pegging:
+            pegs[r, 0], pegs[r, 1] = kernel_peg(kept[1] // 4, kept[0] // 4, play, sequence,
+                                                held)
+    return hands, evs, cribs, heels, pegs
 
 
 @numba.njit(cache=True)
 def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, keeps, drops,
-              table, crib_rank_table, crib1, crib2, dealer_side, team):
+              table, crib_rank_table, crib1, crib2, pegging, play, dealer_side, team):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     used = players * dealt + from_pack + 1
     pack = np.arange(52, dtype=np.int64)
@@ -91,14 +101,18 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
     sums = np.zeros(8)
     points_hist = np.zeros(POINTS_BINS, dtype=np.int64)
     hand_hist = np.zeros(HAND_BINS, dtype=np.int64)
-    extra = np.zeros(6)  # ev, crib, heels, dealer side, pone side, dealer side - pone side
+    # ev, crib, heels, dealer side, pone side, (dealer - pone)^2, dealer's pegging, pone's
+    # pegging, deals the dealer pegs nothing
+    extra = np.zeros(9)
     hands = np.zeros(players, dtype=np.int64)
     evs = np.zeros(players)
     work_hand = np.empty(hand_size, dtype=np.int64)
     unseen = np.empty(17, dtype=np.int64)
     scratch = np.empty(6, dtype=np.int64)  # a show of up to six cards
-    kept = np.empty(hand_size, dtype=np.int64)
+    kept = np.empty((players, hand_size), dtype=np.int64)
     crib = np.empty(4, dtype=np.int64)
+    sequence = np.empty(16, dtype=np.int64)
+    held = np.empty((2, hand_size), dtype=np.bool_)
     own = 0 if dealer_side else 1
     for _ in range(n):
         for i in range(used):  # draw only the cards the deal uses
@@ -113,6 +127,14 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
                                          crib)
         dealer_points = hands[0] + crib_points + heels
         pone_points = hands[1]
+        if pegging:
+            peg_pone, peg_dealer = kernel_peg(kept[1] // 4, kept[0] // 4, play, sequence, held)
+            dealer_points += peg_dealer
+            pone_points += peg_pone
+            extra[6] += peg_dealer
+            extra[7] += peg_pone
+            if peg_dealer == 0:
+                extra[8] += 1
         if team:
             dealer_points += hands[2]
             pone_points += hands[3]
@@ -136,7 +158,8 @@ def policy_arrays(rules: CribbageRules, policy: DiscardPolicy) -> tuple:
     weights = np.array([crib_weight_of(s, rules.team, policy) for s in range(rules.players)])
     return (rules.players, rules.cards_dealt, rules.hand_size, rules.crib_from_pack,
             policy.code, weights, keeps, drops, rank_points_table(rules.hand_size + 1),
-            rank_points_table(5), crib_table(1), crib_table(2))
+            rank_points_table(5), crib_table(1), crib_table(2), rules.pegging,
+            PLAYS.index(policy.play))
 
 
 def counters_of(points_hist: np.ndarray, hand_hist: np.ndarray, extra: np.ndarray
@@ -145,7 +168,8 @@ def counters_of(points_hist: np.ndarray, hand_hist: np.ndarray, extra: np.ndarra
     out = {f"points_{s}": float(c) for s, c in enumerate(points_hist.tolist()) if c}
     out.update({f"hand_{s}": float(c) for s, c in enumerate(hand_hist.tolist()) if c})
     for name, value in zip(("hand_ev", "crib", "heels", "dealer_points", "pone_points",
-                            "difference2"), extra.tolist()):
+                            "difference2", "peg_dealer", "peg_pone", "dealer_pegs_nothing"),
+                           extra.tolist()):
         out[name] = float(value)
     return out
 
@@ -156,10 +180,14 @@ def simulate_policy(rules: CribbageRules, policy: DiscardPolicy, rounds: int,
 
     Counters: ``hand_<s>`` deals whose followed seat's own hand showed s; ``hand_ev`` the sum
     of its exact expected hands; ``crib``, ``heels``, ``dealer_points``, ``pone_points`` sums;
-    ``difference2`` the sum of squares of the dealer's side's lead.
+    ``difference2`` the sum of squares of the dealer's side's lead; with pegging,
+    ``peg_dealer`` and ``peg_pone`` sums and ``dealer_pegs_nothing`` deals.
     """
     outcomes, sums, points_hist, hand_hist, extra = _simulate(
         rounds, state, *policy_arrays(rules, policy), rules.seat == "dealer", rules.team)
     values = np.arange(POINTS_BINS, dtype=np.float64)
-    return Stats.from_arrays(rounds, outcomes, sums, values, points_hist,
-                             counters_of(np.zeros(0), hand_hist, extra))
+    counters = counters_of(np.zeros(0), hand_hist, extra)
+    if not rules.pegging:
+        for name in ("peg_dealer", "peg_pone", "dealer_pegs_nothing"):
+            del counters[name]
+    return Stats.from_arrays(rounds, outcomes, sums, values, points_hist, counters)

@@ -34,6 +34,7 @@ import numpy as np
 
 from sim.cards import N_SUITS
 from sim.games.cribbage.exact import _next_combination
+from sim.games.cribbage.pegging import PLAYS
 from sim.games.cribbage.rules import CribbageView
 from sim.games.cribbage.score import kernel_show, pips, rank_points_table
 
@@ -48,16 +49,21 @@ class DiscardPolicy:
         kind: ``"first"``, ``"count"``, ``"hand"`` or ``"hand-crib"``.
         crib_weight: with ``"hand-crib"``, how much one point of crib counts against one of
             hand (1: points are points).
+        play: how the cards are laid in the play, where the rules peg it (one of
+            :data:`~sim.games.cribbage.pegging.PLAYS`).
     """
 
     kind: str = "hand"
     crib_weight: float = 1.0
+    play: str = "greedy"
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
         if not isinstance(self.crib_weight, (int, float)) or isinstance(self.crib_weight, bool):
             raise ValueError(f"crib_weight: expected a number, got {self.crib_weight!r}")
+        if self.play not in PLAYS:
+            raise ValueError(f"play: expected one of {', '.join(PLAYS)}, got {self.play!r}")
 
     @property
     def code(self) -> int:

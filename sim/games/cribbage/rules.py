@@ -31,6 +31,8 @@ class CribbageRules:
             depend on it.
         seat: whose points a round reports: ``"pone"`` (the player on the dealer's left, who
             shows first) or ``"dealer"`` (his hand, his crib and his heels).
+        pegging: the play is pegged too, and its points count (two players; see
+            :mod:`sim.games.cribbage.pegging`).
     """
 
     cards_dealt: int = 6
@@ -39,6 +41,7 @@ class CribbageRules:
     muggins: bool = False
     game_to: int = 121
     seat: str = "pone"
+    pegging: bool = False
 
     def __post_init__(self) -> None:
         def whole(x: object) -> bool:
@@ -52,6 +55,7 @@ class CribbageRules:
             ("muggins", isinstance(self.muggins, bool), "true or false"),
             ("game_to", whole(self.game_to) and self.game_to > 0, "a positive integer"),
             ("seat", self.seat in SEATS, " or ".join(repr(s) for s in SEATS)),
+            ("pegging", isinstance(self.pegging, bool), "true or false"),
         ]
         for name, ok, expected in checks:
             if not ok:
@@ -59,6 +63,9 @@ class CribbageRules:
         if self.players > 2 and self.cards_dealt != 5:
             raise ValueError(f"cards_dealt: with {self.players} players five cards are dealt, "
                              f"got {self.cards_dealt}")
+        if self.pegging and self.players != 2:
+            raise ValueError(f"pegging: the play is modelled for two players, got "
+                             f"{self.players}")
 
     @property
     def discard(self) -> int:
@@ -93,6 +100,7 @@ PRESETS: dict[str, CribbageRules] = {
     "three-player": CribbageRules(cards_dealt=5, players=3),
     "four-player": CribbageRules(cards_dealt=5, players=4),
     "six-card-muggins": CribbageRules(muggins=True),
+    "six-card-pegging": CribbageRules(pegging=True),
 }
 
 
