@@ -131,6 +131,9 @@ def _best_keep_for_starter(pack, s, d, k, table, binom, counts, weight):
     if d == 6 and k == 4:
         _six_card_deals(keep_scores, m, binom, counts, weight)
         return
+    if d == 5 and k == 4:
+        _five_card_deals(keep_scores, m, binom, counts, weight)
+        return
     # Every deal of d cards: the best of its keeps.
     deal = np.arange(d)
     sub = np.arange(k)
@@ -187,6 +190,27 @@ def _six_card_deals(keep_scores, m, binom, counts, weight):
                                 if score > best:
                                     best = score
                             counts[best] += weight
+
+
+@numba.njit(cache=True)
+def _five_card_deals(keep_scores, m, binom, counts, weight):
+    """The five-card deals kept to four, in nested loops (the keeps of a..e are abcd and the
+    four with e, whose triples below e are the same for every e)."""
+    t1, t2, t3, t4 = binom[:, 1], binom[:, 2], binom[:, 3], binom[:, 4]
+    for a in range(m):
+        for b in range(a + 1, m):
+            for c in range(b + 1, m):
+                abc = t1[a] + t2[b] + t3[c]
+                for d in range(c + 1, m):
+                    abd = t1[a] + t2[b] + t3[d]
+                    acd = t1[a] + t2[c] + t3[d]
+                    bcd = t1[b] + t2[c] + t3[d]
+                    abcd = keep_scores[abc + t4[d]]
+                    for e in range(d + 1, m):
+                        top = t4[e]
+                        best = max(abcd, keep_scores[abc + top], keep_scores[abd + top],
+                                   keep_scores[acd + top], keep_scores[bcd + top])
+                        counts[best] += weight
 
 
 def _binomials(n: int, k: int) -> np.ndarray:
