@@ -217,7 +217,7 @@ class CribbageGame(Game):
         out = {f"hand of {rules.hand_size}": hand_counts(rules.hand_size),
                "crib": hand_counts(4, True)}
         if (rules.cards_dealt, rules.hand_size) in GAME_FEASIBLE:
-            out[f"best keep of {rules.cards_dealt}"] = game_counts(rules.cards_dealt,
+            out[f"best keep of {rules.cards_dealt} (hindsight)"] = game_counts(rules.cards_dealt,
                                                                    rules.hand_size)
         return out
 

@@ -38,7 +38,7 @@ def score_chart(bars: Mapping[str, np.ndarray], lines: Mapping[str, np.ndarray] 
     ax.set_ylabel("probability")
     ax.set_title(title)
     ax.grid(alpha=0.3, axis="y")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper right")  # the rare high scores leave room there
     return fig
 
 
