@@ -16,7 +16,7 @@ class GinRules:
     """The dealt hand of gin rummy.
 
     Attributes:
-        hand_size: cards dealt to a player (10; 11 for the hand after the first draw).
+        hand_size: cards in the hand (10 dealt; 11 after a draw, before the discard).
         knock_limit: the most deadwood a player may knock with (10).
         ranks: the pack keeps the lowest ``ranks`` ranks (13: the full pack; fewer for exact
             enumeration in tests).
@@ -47,4 +47,5 @@ class GinRules:
                              f"{self.ranks * self.suits}")
 
 
-PRESETS = {"ten-card": GinRules(), "after-the-draw": GinRules(hand_size=11)}
+# eleven cards: the hand after a draw; all eleven melding is "big gin" in some rules
+PRESETS = {"ten-card": GinRules(), "eleven-card": GinRules(hand_size=11)}
