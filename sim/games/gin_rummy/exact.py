@@ -4,9 +4,12 @@ The walk of :mod:`.melds` finds one hand's deadwood; here it runs over every han
 the ranks, a *configuration* is what the walk knows of the ranks so far: for each run state
 reachable (a tuple of suit states), the least deadwood that reaches it; a state whose deadwood
 has reached ``cap`` is dropped (it can only grow), and a hand left with no state has deadwood
-``cap`` or more. Hands with the same configuration and the same number of cards
-continue alike, so the counting keeps, per (configuration, cards), the number of hands that
-led there, and extends each by every subset of the suits at the next rank. After the last rank
+``cap`` or more. A state is dropped too when another reaches as little deadwood and can do, suit
+by suit, all it can (a run that may stop can do all, a run of two all a run of one can): what
+follows from it never leaves less, and fewer states make fewer configurations. Hands with the
+same configuration and the same number of cards continue alike, so the counting keeps, per
+(configuration, cards), the number of hands that led there, and extends each by every subset
+of the suits at the next rank. After the last rank
 a hand's deadwood is the least over its states that leave no run short. With ``cap = 1`` this
 counts gin hands; with ``cap = 11`` it gives the exact distribution of the deadwood from 0 to
 10 (the hands that may knock) and the chance of more.
@@ -38,7 +41,16 @@ def _extend(config: tuple, present: int, pip: int, cap: int, suits: int) -> tupl
             value = cost + dead * pip
             if value < best.get(nxt, cap):  # a state at cap or more can never matter
                 best[nxt] = value
-    return tuple(sorted(best.items()))
+    kept = [(state, cost) for state, cost in best.items()
+            if not any(other != state and best[other] <= cost and _dominates(other, state)
+                       for other in best)]
+    return tuple(sorted(kept))
+
+
+def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Run states ``a`` can do all that ``b`` can, suit by suit: a run that may stop (3) can
+    do all that any state can, and a run of two all that a run of one can."""
+    return all(x == y or x == 3 or (x == 2 and y == 1) for x, y in zip(a, b))
 
 
 def _final(config: tuple, cap: int) -> int:
