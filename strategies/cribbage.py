@@ -14,13 +14,15 @@ from strategies.base import register
 
 class PolicyStrategy:
     """A discard policy, playable on both paths; ``play`` is how it lays its cards where the
-    rules peg the play (``"first"``, ``"greedy"`` or ``"cautious"``)."""
+    rules peg the play (``"first"``, ``"greedy"`` or ``"cautious"``), ``dealer_play`` how the
+    dealer lays his if differently (one policy against another in the play)."""
 
     name = "policy"
 
     def __init__(self, policy: DiscardPolicy) -> None:
         self.policy = policy
         self.play = policy.play
+        self.dealer_play = policy.dealer_play or None
 
     def kernel_table(self, rules: CribbageRules) -> DiscardPolicy:
         """The policy the compiled kernel runs."""
@@ -36,8 +38,8 @@ class FirstCards(PolicyStrategy):
 
     name = "first-cards"
 
-    def __init__(self, play: str = "greedy") -> None:
-        super().__init__(DiscardPolicy("first", play=play))
+    def __init__(self, play: str = "greedy", dealer_play: str = "") -> None:
+        super().__init__(DiscardPolicy("first", play=play, dealer_play=dealer_play))
 
 
 @register("cribbage", "highest-count")
@@ -46,8 +48,8 @@ class HighestCount(PolicyStrategy):
 
     name = "highest-count"
 
-    def __init__(self, play: str = "greedy") -> None:
-        super().__init__(DiscardPolicy("count", play=play))
+    def __init__(self, play: str = "greedy", dealer_play: str = "") -> None:
+        super().__init__(DiscardPolicy("count", play=play, dealer_play=dealer_play))
 
 
 @register("cribbage", "best-hand")
@@ -56,8 +58,8 @@ class BestHand(PolicyStrategy):
 
     name = "best-hand"
 
-    def __init__(self, play: str = "greedy") -> None:
-        super().__init__(DiscardPolicy("hand", play=play))
+    def __init__(self, play: str = "greedy", dealer_play: str = "") -> None:
+        super().__init__(DiscardPolicy("hand", play=play, dealer_play=dealer_play))
 
 
 @register("cribbage", "hand-and-crib")
@@ -66,5 +68,6 @@ class HandAndCrib(PolicyStrategy):
 
     name = "hand-and-crib"
 
-    def __init__(self, crib_weight: float = 1.0, play: str = "greedy") -> None:
-        super().__init__(DiscardPolicy("hand-crib", crib_weight, play))
+    def __init__(self, crib_weight: float = 1.0, play: str = "greedy",
+                 dealer_play: str = "") -> None:
+        super().__init__(DiscardPolicy("hand-crib", crib_weight, play, dealer_play))

@@ -128,7 +128,8 @@ def test_expected_hand_is_the_mean_over_unseen_starters():
 @pytest.mark.parametrize("preset", ["six-card", "five-card", "seven-card", "three-player",
                                     "four-player", "six-card-pegging"])
 @pytest.mark.parametrize("strategy", [FirstCards(), HighestCount(), BestHand(),
-                                      HandAndCrib()], ids=lambda s: s.name)
+                                      HandAndCrib(play="first", dealer_play="cautious")],
+                         ids=lambda s: s.name)
 def test_reference_and_kernel_score_the_same_deals(preset, strategy):
     rules = GAME.presets[preset]
     rng = np.random.default_rng(11)
@@ -199,13 +200,14 @@ def test_play_scores(sequence, points):
     assert card_points(sequence) == points
 
 
-@pytest.mark.parametrize("play", ["first", "greedy", "cautious"])
-def test_pegging_paths_agree_and_the_dealer_always_pegs(play):
+@pytest.mark.parametrize("play, dealer_play", [("first", None), ("greedy", None),
+                                               ("cautious", None), ("greedy", "cautious")])
+def test_pegging_paths_agree_and_the_dealer_always_pegs(play, dealer_play):
     from sim.games.cribbage.pegging import kernel_peg_ranks, peg
 
     rng = np.random.default_rng(2)
     for _ in range(500):
         ranks = (rng.choice(52, 8, replace=False) // 4).tolist()
-        got = peg(ranks[:4], ranks[4:], play)
-        assert got == kernel_peg_ranks(ranks[:4], ranks[4:], play)
+        got = peg(ranks[:4], ranks[4:], play, dealer_play)
+        assert got == kernel_peg_ranks(ranks[:4], ranks[4:], play, dealer_play)
         assert got[1] >= 1  # seed 000: the dealer always pegs at least one (two, six cards)

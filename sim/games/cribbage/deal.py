@@ -81,7 +81,8 @@ def play_deal(cards: Sequence[int], rules: CribbageRules, strategy: Any,
     """Play one deal from ``cards`` (at least ``rules.cards_used`` codes, in layout order);
     every seat lays away the cards its strategy's ``decide(view, rng)`` returns. Where the
     rules peg the play, the cards are laid by the strategy's ``play`` (one of
-    :data:`~sim.games.cribbage.pegging.PLAYS`; greedy if it names none)."""
+    :data:`~sim.games.cribbage.pegging.PLAYS`; greedy if it names none), the dealer's by its
+    ``dealer_play`` if it has one."""
     hands, crib, expected = [], [], []
     for seat in range(rules.players):
         dealt = seat_cards(cards, rules, seat)
@@ -97,7 +98,7 @@ def play_deal(cards: Sequence[int], rules: CribbageRules, strategy: Any,
     pegs = (0, 0)
     if rules.pegging:
         pegs = peg([c // 4 for c in hands[1]], [c // 4 for c in hands[0]],
-                   getattr(strategy, "play", "greedy"))
+                   getattr(strategy, "play", "greedy"), getattr(strategy, "dealer_play", None))
     return DealResult(tuple(show_score(h, starter) for h in hands),
                       show_score(crib, starter, crib=True),
                       2 if starter // 4 == JACK else 0, tuple(expected), pegs)

@@ -63,7 +63,7 @@ def _score_deal(deal, players, dealt, hand_size, from_pack, kind, weights, keeps
 
 @numba.njit(cache=True)
 def score_deals(deals, players, dealt, hand_size, from_pack, kind, weights, keeps, drops,
-                table, crib_rank_table, crib1, crib2, pegging, play):
+                table, crib_rank_table, crib1, crib2, pegging, plays):
     """Per deal (rows of ``deals``): every seat's show and expected hand, the crib, the heels
     and (two players, ``pegging``) the pone's and the dealer's pegging. Tests feed the
     reference path the same rows."""
@@ -86,14 +86,14 @@ def score_deals(deals, players, dealt, hand_size, from_pack, kind, weights, keep
                                          crib2, hands[r], evs[r], work_hand, unseen, scratch,
                                          kept, crib)
         if pegging:
-            pegs[r, 0], pegs[r, 1] = kernel_peg(kept[1] // 4, kept[0] // 4, play, sequence,
+            pegs[r, 0], pegs[r, 1] = kernel_peg(kept[1] // 4, kept[0] // 4, plays, sequence,
                                                 held)
     return hands, evs, cribs, heels, pegs
 
 
 @numba.njit(cache=True)
 def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, keeps, drops,
-              table, crib_rank_table, crib1, crib2, pegging, play, dealer_side, team):
+              table, crib_rank_table, crib1, crib2, pegging, plays, dealer_side, team):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     used = players * dealt + from_pack + 1
     pack = np.arange(52, dtype=np.int64)
@@ -128,7 +128,7 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
         dealer_points = hands[0] + crib_points + heels
         pone_points = hands[1]
         if pegging:
-            peg_pone, peg_dealer = kernel_peg(kept[1] // 4, kept[0] // 4, play, sequence, held)
+            peg_pone, peg_dealer = kernel_peg(kept[1] // 4, kept[0] // 4, plays, sequence, held)
             dealer_points += peg_dealer
             pone_points += peg_pone
             extra[6] += peg_dealer
@@ -159,7 +159,8 @@ def policy_arrays(rules: CribbageRules, policy: DiscardPolicy) -> tuple:
     return (rules.players, rules.cards_dealt, rules.hand_size, rules.crib_from_pack,
             policy.code, weights, keeps, drops, rank_points_table(rules.hand_size + 1),
             rank_points_table(5), crib_table(1), crib_table(2), rules.pegging,
-            PLAYS.index(policy.play))
+            np.array([PLAYS.index(policy.play),
+                      PLAYS.index(policy.dealer_play or policy.play)], dtype=np.int64))
 
 
 def counters_of(points_hist: np.ndarray, hand_hist: np.ndarray, extra: np.ndarray

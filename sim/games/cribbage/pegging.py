@@ -73,8 +73,11 @@ def _choose(hand: list[int], sequence: list[int], count: int, play: str) -> int 
     return max(legal, key=value)
 
 
-def peg(pone: Sequence[int], dealer: Sequence[int], play: str = "greedy") -> tuple[int, int]:
-    """The points each pegs in the play of two hands (ranks 0..12); returns (pone, dealer)."""
+def peg(pone: Sequence[int], dealer: Sequence[int], play: str = "greedy",
+        dealer_play: str | None = None) -> tuple[int, int]:
+    """The points each pegs in the play of two hands (ranks 0..12), the pone laying by
+    ``play``, the dealer by ``dealer_play`` (the same if None); returns (pone, dealer)."""
+    plays = (play, dealer_play or play)
     hands = [list(pone), list(dealer)]
     points = [0, 0]
     turn = 0
@@ -82,10 +85,10 @@ def peg(pone: Sequence[int], dealer: Sequence[int], play: str = "greedy") -> tup
     count = 0
     last = -1
     while hands[0] or hands[1]:
-        i = _choose(hands[turn], sequence, count, play)
+        i = _choose(hands[turn], sequence, count, plays[turn])
         if i is None:
             other = 1 - turn
-            if _choose(hands[other], sequence, count, play) is None:
+            if _choose(hands[other], sequence, count, plays[other]) is None:
                 # neither can lay: the go goes to the last to lay, the count starts again
                 if count != 31:
                     points[last] += 1
@@ -170,9 +173,10 @@ def _kernel_choose(hand, held, sequence, n, count, play):
 
 
 @numba.njit(cache=True)
-def kernel_peg(pone, dealer, play, sequence, held):
-    """Compiled :func:`peg`: ``pone`` and ``dealer`` rank arrays of equal length, ``play`` the
-    index in PLAYS; ``sequence`` (at least 13) and ``held`` (2 x length) are work arrays."""
+def kernel_peg(pone, dealer, plays, sequence, held):
+    """Compiled :func:`peg`: ``pone`` and ``dealer`` rank arrays of equal length, ``plays``
+    each one's index in PLAYS; ``sequence`` (at least 13) and ``held`` (2 x length) are work
+    arrays."""
     k = pone.shape[0]
     held[:, :] = True
     left0 = k
@@ -185,11 +189,11 @@ def kernel_peg(pone, dealer, play, sequence, held):
     last = -1
     while left0 + left1 > 0:
         hand = pone if turn == 0 else dealer
-        i = _kernel_choose(hand, held[turn], sequence, n, count, play)
+        i = _kernel_choose(hand, held[turn], sequence, n, count, plays[turn])
         if i < 0:
             other = 1 - turn
             if _kernel_choose(dealer if other == 1 else pone, held[other], sequence, n, count,
-                              play) < 0:
+                              plays[other]) < 0:
                 if count != 31:
                     if last == 0:
                         p0 += 1
@@ -230,9 +234,11 @@ def kernel_peg(pone, dealer, play, sequence, held):
     return p0, p1
 
 
-def kernel_peg_ranks(pone: Sequence[int], dealer: Sequence[int], play: str) -> tuple[int, int]:
+def kernel_peg_ranks(pone: Sequence[int], dealer: Sequence[int], play: str,
+                     dealer_play: str | None = None) -> tuple[int, int]:
     """:func:`kernel_peg` from Python (tests)."""
+    plays = np.array([PLAYS.index(play), PLAYS.index(dealer_play or play)], dtype=np.int64)
     return tuple(int(x) for x in kernel_peg(np.array(pone, dtype=np.int64),
-                                             np.array(dealer, dtype=np.int64),
-                                             PLAYS.index(play), np.empty(16, np.int64),
+                                             np.array(dealer, dtype=np.int64), plays,
+                                             np.empty(16, np.int64),
                                              np.ones((2, len(pone)), np.bool_)))

@@ -51,11 +51,14 @@ class DiscardPolicy:
             hand (1: points are points).
         play: how the cards are laid in the play, where the rules peg it (one of
             :data:`~sim.games.cribbage.pegging.PLAYS`).
+        dealer_play: how the dealer lays them, if not by ``play`` (a head-to-head of two
+            play policies); empty: by ``play``.
     """
 
     kind: str = "hand"
     crib_weight: float = 1.0
     play: str = "greedy"
+    dealer_play: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -64,6 +67,9 @@ class DiscardPolicy:
             raise ValueError(f"crib_weight: expected a number, got {self.crib_weight!r}")
         if self.play not in PLAYS:
             raise ValueError(f"play: expected one of {', '.join(PLAYS)}, got {self.play!r}")
+        if self.dealer_play and self.dealer_play not in PLAYS:
+            raise ValueError(f"dealer_play: expected one of {', '.join(PLAYS)}, "
+                             f"got {self.dealer_play!r}")
 
     @property
     def code(self) -> int:
