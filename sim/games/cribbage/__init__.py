@@ -323,6 +323,14 @@ class CribbageGame(Game):
                 return simulate_policy(rules, policy, n, state)
 
             cases.append(BenchCase(f"six-card deals, {label} (kernel)", "deals", kernel))
+        pegged = CribbageRules(pegging=True)
+        peg_state = kernel_state(np.random.SeedSequence(1))
+
+        def pegging(n: int) -> object:
+            return simulate_policy(pegged, DiscardPolicy("hand"), n, peg_state)
+
+        cases.append(BenchCase("six-card deals, best hand, the play pegged (kernel)", "deals",
+                               pegging))
 
         def reference(n: int) -> object:
             return self.simulate_reference(rules, BestHand(), n, np.random.SeedSequence(1))
