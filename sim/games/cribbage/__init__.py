@@ -70,6 +70,17 @@ __all__ = [
 GAME_FEASIBLE = {(5, 3), (5, 4), (6, 4)}  # (dealt, kept) whose best keep is enumerated
 
 
+class PolicyPlayer:
+    """A discard policy as a plain strategy (no table): it runs on the reference path."""
+
+    def __init__(self, policy: DiscardPolicy) -> None:
+        self.policy = policy
+        self.play = policy.play
+
+    def decide(self, view: CribbageView, rng: object) -> tuple[int, ...]:
+        return choose(view, self.policy)
+
+
 def policy_of(strategy: Any, rules: CribbageRules) -> DiscardPolicy | None:
     """The strategy as kernel data, or None if it can only run on the reference path."""
     describe = getattr(strategy, "kernel_table", None)
@@ -310,8 +321,6 @@ class CribbageGame(Game):
 
     # ------------------------------------------------------------------ bench
     def bench_cases(self) -> list[BenchCase]:
-        from strategies.cribbage import BestHand
-
         cases = []
         rules = CribbageRules()
         for label, policy in (("random keep", DiscardPolicy("first")),
@@ -333,7 +342,8 @@ class CribbageGame(Game):
                                pegging))
 
         def reference(n: int) -> object:
-            return self.simulate_reference(rules, BestHand(), n, np.random.SeedSequence(1))
+            return self.simulate_reference(rules, PolicyPlayer(DiscardPolicy("hand")), n,
+                                           np.random.SeedSequence(1))
 
         cases.append(BenchCase("six-card deals, best expected hand (reference path)", "deals",
                                reference))
