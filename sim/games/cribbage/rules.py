@@ -31,8 +31,8 @@ class CribbageRules:
             depend on it.
         seat: whose points a round reports: ``"pone"`` (the player on the dealer's left, who
             shows first) or ``"dealer"`` (his hand, his crib and his heels).
-        pegging: the play is pegged too, and its points count (two players; see
-            :mod:`sim.games.cribbage.pegging`).
+        pegging: the play is pegged too, and its points count (two players, six or seven
+            cards; see :mod:`sim.games.cribbage.pegging`).
     """
 
     cards_dealt: int = 6
@@ -63,9 +63,9 @@ class CribbageRules:
         if self.players > 2 and self.cards_dealt != 5:
             raise ValueError(f"cards_dealt: with {self.players} players five cards are dealt, "
                              f"got {self.cards_dealt}")
-        if self.pegging and self.players != 2:
-            raise ValueError(f"pegging: the play is modelled for two players, got "
-                             f"{self.players}")
+        if self.pegging and (self.players != 2 or self.cards_dealt == 5):
+            raise ValueError(f"pegging: the play is modelled for two players dealt six or "
+                             f"seven cards, got {self.players} dealt {self.cards_dealt}")
 
     @property
     def discard(self) -> int:
