@@ -62,12 +62,12 @@ def test_deadwood_matches_brute_force_on_random_hands():
 
 
 def test_counts_match_every_hand_of_stripped_packs():
-    for ranks, suits, size in ((6, 3, 6), (7, 2, 7), (5, 4, 7)):
+    for ranks, suits, size, cap in ((6, 3, 6, 3), (7, 2, 7, 11), (5, 4, 7, 8)):
         pack = [r * N_SUITS + s for r in range(ranks) for s in range(suits)]
-        brute = [0] * 4
+        brute = [0] * (cap + 1)
         for hand in itertools.combinations(pack, size):
-            brute[min(deadwood(hand), 3)] += 1
-        assert list(deadwood_counts(size, ranks, suits, cap=3)) == brute
+            brute[min(deadwood(hand), cap)] += 1
+        assert list(deadwood_counts(size, ranks, suits, cap=cap)) == brute
 
 
 def test_simulated_gin_matches_exact_on_a_stripped_pack():

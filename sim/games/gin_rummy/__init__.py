@@ -8,7 +8,8 @@ knocking are not modelled). Its ``net`` is the hand's least deadwood in points, 
 ``push_freq`` is the chance of being dealt gin. There is no stake, so the edge columns are
 NaN; the game columns are ``p_gin`` with ``exact_p_gin`` and ``z_gin`` (its standard error
 from the exact chance), ``p_knock`` (deadwood at most ``knock_limit``), and
-``mean_deadwood``. The strategy, ``as-dealt``, makes no decision.
+``mean_deadwood``. The strategy, ``as-dealt``, makes no decision. ``houseedge exact`` gives
+the exact chance of gin and of every deadwood up to the knock limit.
 """
 
 from __future__ import annotations
@@ -82,20 +83,47 @@ class GinGame(Game):
 
     def exact_tables(self, rules: GinRules) -> dict[str, pd.DataFrame]:
         """``gin``: the exact chance of being dealt gin; ``deadwood``: the exact chance of
-        each deadwood below 3 (the counting walk's cost grows fast with the cap; the full
-        distribution is simulated)."""
+        each deadwood up to the knock limit, and of more (the hands that may knock at once).
+        The counting walk's cost grows with the limit (about ten seconds for 10); the whole
+        distribution is simulated (``deadwood.png`` of a run)."""
         total = math.comb(rules.ranks * rules.suits, rules.hand_size)
         p = gin_probability(rules.hand_size, rules.ranks, rules.suits)
         gin = pd.DataFrame([{"cards": rules.hand_size, "hands": f"{total:,}",
                              "gin_hands": f"{int(p * total):,}",
                              "probability": f"{p.numerator}/{p.denominator}",
                              "one_in": round(float(1 / p), 2)}])
-        counts = deadwood_counts(rules.hand_size, rules.ranks, rules.suits, cap=3)
-        rows = [{"deadwood": str(d), "hands": counts[d], "probability": counts[d] / total}
-                for d in range(3)]
-        rows.append({"deadwood": "3 or more", "hands": counts[3],
-                     "probability": counts[3] / total})
-        return {"gin": gin, "deadwood": pd.DataFrame(rows)}
+        return {"gin": gin, "deadwood": pd.DataFrame(self._deadwood_rows(rules))}
+
+    def _deadwood_rows(self, rules: GinRules) -> list[dict]:
+        limit = rules.knock_limit
+        counts = deadwood_counts(rules.hand_size, rules.ranks, rules.suits, cap=limit + 1)
+        total = math.comb(rules.ranks * rules.suits, rules.hand_size)
+        rows = [{"deadwood": str(d), "hands": counts[d], "probability": counts[d] / total,
+                 "one_in": total / counts[d] if counts[d] else math.inf}
+                for d in range(limit + 1)]
+        knock = sum(counts[:limit + 1])
+        rows.append({"deadwood": f"at most {limit} (may knock)", "hands": knock,
+                     "probability": knock / total, "one_in": total / knock})
+        rows.append({"deadwood": f"{limit + 1} or more", "hands": counts[limit + 1],
+                     "probability": counts[limit + 1] / total,
+                     "one_in": total / counts[limit + 1]})
+        return rows
+
+    def exact_charts(self, rules: GinRules) -> dict[str, Any]:
+        """``deadwood``: the exact chance of each deadwood up to the knock limit."""
+        from sim.charts import _axes
+
+        rows = self._deadwood_rows(rules)[:rules.knock_limit + 1]
+        fig, ax = _axes(None, (8, 4))
+        ax.bar([int(r["deadwood"]) for r in rows], [r["probability"] for r in rows],
+               color="C0")
+        ax.set_xticks(range(rules.knock_limit + 1))
+        ax.set_xlabel("deadwood of the dealt hand (points)")
+        ax.set_ylabel("probability")
+        ax.set_title(f"Gin rummy, {rules.hand_size} cards dealt: deadwood up to the knock "
+                     "limit, exact (0 is gin)")
+        ax.grid(alpha=0.3, axis="y")
+        return {"deadwood": fig}
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, GinRules]) -> dict[str, Any]:

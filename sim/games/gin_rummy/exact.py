@@ -41,12 +41,15 @@ def _extend(config: tuple, present: int, pip: int, cap: int, suits: int) -> tupl
             value = cost + dead * pip
             if value < best.get(nxt, cap):  # a state at cap or more can never matter
                 best[nxt] = value
-    kept = [(state, cost) for state, cost in best.items()
-            if not any(other != state and best[other] <= cost and _dominates(other, state)
-                       for other in best)]
+    kept: list[tuple[tuple[int, ...], int]] = []
+    for state, cost in sorted(best.items(), key=lambda item: item[1]):
+        # only a state of as little deadwood, so one kept already, can dominate this one
+        if not any(_dominates(other, state) for other, _ in kept):
+            kept.append((state, cost))
     return tuple(sorted(kept))
 
 
+@functools.cache
 def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     """Run states ``a`` can do all that ``b`` can, suit by suit: a run that may stop (3) can
     do all that any state can, and a run of two all that a run of one can."""

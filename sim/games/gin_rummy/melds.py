@@ -19,6 +19,8 @@ states a rank make :func:`kernel_deadwood` a few microseconds a hand.
 
 from __future__ import annotations
 
+import functools
+
 import numba
 import numpy as np
 
@@ -27,6 +29,7 @@ from sim.cards import N_SUITS
 _ADVANCE = (1, 2, 3, 3)  # a run's state after one more card
 
 
+@functools.cache
 def transitions(present: int, suits: int = N_SUITS) -> list[tuple[int, tuple[int, ...], int]]:
     """Every way to place the cards of one rank (``present``: a bitmask of suits): a list of
     (required "may stop" mask, the new run state per suit as a function index, dead count).
@@ -48,6 +51,7 @@ def transitions(present: int, suits: int = N_SUITS) -> list[tuple[int, tuple[int
     return out
 
 
+@functools.cache
 def step(state: tuple[int, ...], run_mask: int) -> tuple[int, ...] | None:
     """The run states after a rank where the suits of ``run_mask`` extend their runs and the
     others stop (None if a run of one or two would be left short)."""
