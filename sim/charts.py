@@ -142,7 +142,8 @@ def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: s
                     color="C0", alpha=0.2, label="95% CI")
     if exact is not None and math.isfinite(exact):
         ax.axhline(exact * 100, color="black", lw=1, ls="--", label="exact")
-    ax.set_xscale("log")
+    if rows["edge"].notna().any():  # a game without stakes has no edge to draw
+        ax.set_xscale("log")
     ax.set_title(title, fontsize="medium")
     ax.set_xlabel("rounds")
     ax.set_ylabel("edge, %")

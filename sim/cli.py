@@ -157,6 +157,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             kept = "finished chunks kept"
         raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
+    from sim import games
+
+    for line in games.get(exp.game).run_lines(frame):
+        print(line)
     rounds = len(exp.variants) * sum(s.rounds or exp.rounds for s in exp.strategies)
     print(f"\n{rounds:,} rounds in {seconds:.1f} s; report, summary, manifest and charts in "
           f"{out_dir}/")

@@ -11,7 +11,9 @@ from sim.games.base import Game
 _MODULES = {
     "bonus": "sim.games.bonus",
     "bridge": "sim.games.bridge",
+    "cribbage": "sim.games.cribbage",
     "faro": "sim.games.faro",
+    "gin_rummy": "sim.games.gin_rummy",
     "lansquenet": "sim.games.lansquenet",
     "newmarket": "sim.games.newmarket",
     "piquet": "sim.games.piquet",

@@ -160,6 +160,11 @@ class Game(ABC):
         """Exact odds tables for ``houseedge exact`` (name -> table)."""
         return {}
 
+    def run_lines(self, frame: pd.DataFrame) -> list[str]:
+        """Lines ``houseedge run`` prints after its table, from the report frame: the game's
+        own figures where the edge columns do not carry them (a points game)."""
+        return []
+
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, Any]) -> dict[str, Any]:
         """Game-specific charts of a run: file name -> matplotlib Figure, from the merged
