@@ -37,11 +37,12 @@ from typing import Any
 from sim import games
 from sim.errors import InputError
 from sim.progression import ProgressionSpec
+from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
 from strategies.betting import progression_spec
 
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
-            "variants", "strategies"}
+            "variants", "strategies", "session"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
 MAX_SEED = 2**63 - 1
@@ -87,6 +88,7 @@ class Experiment:
     strategies: tuple[StrategySpec, ...]
     source: str
     resolved: Mapping[str, Any] = field(repr=False)
+    session: Any = None  # a sim.risk.SessionSpec: bankroll and session length ([session])
 
     def fingerprint(self) -> str:
         """Canonical JSON of everything that determines the numbers of a run."""
@@ -263,6 +265,9 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experimen
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise chk.error("strategies", f"names must be unique; give a name to {dupes[0]!r}")
+    session = parse_session(data["session"], source) if "session" in data else None
+    if session is not None:
+        check_sessions(game, variants, strategies, source)
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str) or not name or "/" in name:
         raise chk.error("name", f"expected a plain name, got {name!r}")
@@ -273,9 +278,10 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experimen
         "strategies": [{"name": s.name, "use": s.use, "params": dict(s.params),
                         "progression": s.progression.__dict__,
                         **({"rounds": s.rounds} if s.rounds else {})} for s in strategies],
+        **({"session": session.__dict__} if session else {}),
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
-                      strategies, source, resolved)
+                      strategies, source, resolved, session)
 
 
 def load(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:

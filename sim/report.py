@@ -240,6 +240,10 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd
                          *extra.items()):
         charts.save(figure, out_dir / name)
     write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
+    if exp.session is not None:  # bankroll and risk of ruin: risk.csv, risk.md, risk_*.png
+        from sim.risk.report import write_risk
+
+        write_risk(exp, out_dir, jobs)
     files = sorted(p.name for p in out_dir.iterdir() if p.is_file())
     write_atomic(out_dir / "manifest.json", json.dumps(
         manifest(result, {"seconds": round(seconds, 3), "jobs": jobs, "parquet": parquet,

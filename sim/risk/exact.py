@@ -206,7 +206,7 @@ def session_law(law: RoundLaw, bankroll: float, rounds: int, stop_win: float | N
     reasons[HORIZON] = live.sum()
     probs = _snapshot(ended, live, band_lo, low)
     return SessionLaw(law.step, low, probs, reasons, tuple(sorted(wanted)),
-                      np.array(at_cp).reshape(len(at_cp), -1), ruin_by_round)
+                      np.array(at_cp) if at_cp else np.zeros((0, probs.size)), ruin_by_round)
 
 
 def _snapshot(ended: np.ndarray, live: np.ndarray, band_lo: int, low: int) -> np.ndarray:

@@ -167,3 +167,21 @@ def parse_session(value: Any, source: str) -> SessionSpec:
     return SessionSpec(bankroll, int(rounds), pace, stops["stop_win"], stops["stop_loss"],
                        tuple(float(r) for r in risks), bankrolls=tuple(float(b) for b in bankrolls),
                        **counts)
+
+
+def check_sessions(game: Any, variants: Any, strategies: Any, source: str) -> None:
+    """Fail before any work where a (variant, strategy) has no session play on a kernel."""
+    import numpy as np
+
+    for variant in variants:
+        for spec in strategies:
+            try:
+                nets = game.session_nets(variant.rules, spec.build(game.name), spec.progression,
+                                         1, 1, np.random.SeedSequence(0))
+            except InputError as exc:
+                raise InputError(f"{source}: session: {exc}") from None
+            if nets is None:
+                raise InputError(
+                    f"{source}: session: {game.name} cannot play sessions of strategy "
+                    f"{spec.name!r} in variant {variant.name!r} on its kernel (a strategy "
+                    "with a kernel table is needed)")

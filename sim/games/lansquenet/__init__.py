@@ -42,7 +42,7 @@ from sim.games.lansquenet.exact import (
     run_lengths,
     table_value,
 )
-from sim.games.lansquenet.kernel import play_coups, simulate_table
+from sim.games.lansquenet.kernel import play_coups, session_nets, simulate_table
 from sim.games.lansquenet.rules import (
     PRESETS,
     SOURCE_SERIES,
@@ -129,6 +129,16 @@ class LansquenetGame(Game):
         if table is None or progression.kind != FLAT:
             return None
         return table_value(rules, table, progression.base)
+
+    def session_nets(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        """A session is ``rounds`` banks opened by seat 0, seen from the punters' side (a
+        punter facing that banker, e.g. the sharper)."""
+        table = kernel_table_of(strategy, rules)
+        if table is None:
+            return None
+        return session_nets(rules, table, progression, sessions, rounds, kernel_state(seed))
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters

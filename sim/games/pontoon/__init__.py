@@ -124,6 +124,17 @@ class PontoonGame(Game):
         self._tables(rules, strategy)
         self.simulate_reference(rules, strategy, progression, 3, np.random.SeedSequence(0))
 
+    def session_nets(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        _check_progression(progression)
+        if self.engine_path(rules, strategy) != "kernel":
+            return None
+        from sim.games.pontoon.kernel import session_nets
+
+        return session_nets(rules, *tables_of(strategy, rules), sessions, rounds,
+                            kernel_state(seed))
+
     # ------------------------------------------------------------------ exact
     def exact(self, rules: PontoonRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
