@@ -78,7 +78,10 @@ def _coarse(values: np.ndarray, probs: np.ndarray, bins: int = 90
     keep = probs > 0
     if not keep.any():
         return values[:1], probs[:1], 1.0
-    lo, hi = values[keep].min(), values[keep].max()
+    cum = np.cumsum(probs) / probs.sum()  # draw the body, not a far tail of 1e-6
+    lo = values[min(int(np.searchsorted(cum, 1e-6)), values.size - 1)]
+    hi = values[min(int(np.searchsorted(cum, 1 - 1e-6)), values.size - 1)]
+    keep &= (values >= lo) & (values <= hi)
     step = float(values[1] - values[0]) if values.size > 1 else 1.0
     factor = max(1, int(np.ceil((hi - lo) / step / bins)))
     width = step * factor
