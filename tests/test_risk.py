@@ -186,3 +186,42 @@ def test_bad_session_is_one_line_exit_2_nothing_written(tmp_path, capsys, sessio
     assert len(err.splitlines()) == 1
     assert str(path) in err and key in err
     assert not out.exists()
+
+
+def _pontoon_stick_16():
+    import dataclasses
+
+    from sim.games.pontoon import GAME as PONTOON
+    from strategies import base
+
+    rules = dataclasses.replace(PONTOON.presets["british-home"], infinite_deck=True)
+    strategy = base.resolve("pontoon", "threshold",
+                            {"stick": 16, "soft_stick": 18, "split": "A8"}, None)
+    return PONTOON, rules, strategy
+
+
+def test_pontoon_deal_law_has_the_exact_mean_and_the_kernels_frequencies():
+    game, rules, strategy = _pontoon_stick_16()
+    values, probs = game.round_law(rules, strategy, FLAT)
+    assert probs.sum() == pytest.approx(1.0, abs=1e-12)
+    assert values @ probs == pytest.approx(game.exact(rules, strategy, FLAT).mean_net,
+                                           abs=1e-12)
+    n = 1_000_000
+    stats = game.simulate(rules, strategy, FLAT, n, np.random.SeedSequence(12))
+    for v, p in zip(values.tolist(), probs.tolist()):
+        seen = stats.net_hist.get(v, 0) / n
+        assert abs(seen - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-12
+    assert sum(stats.net_hist.get(v, 0) for v in values.tolist()) == n
+
+
+def test_pontoon_stick_16_mc_within_4_se_of_exact():
+    """Pontoon stick 16 against stand 17, infinite deck, 100 units, 300 deals."""
+    game, rules, strategy = _pontoon_stick_16()
+    spec = SessionSpec(bankroll=100, rounds=300, sessions=100_000, chunk_sessions=25_000)
+    result = measure("pontoon", "infinite-deck", rules, "stick 16", strategy, FLAT, spec,
+                     20261201, (0, 0))
+    mc = {r["method"]: r for r in result.rows}["mc"]
+    assert abs(mc["z_p_ruin_vs_exact"]) < 4
+    assert abs(mc["z_mean_vs_exact"]) < 4
+    for q in ("5", "25", "50", "75", "95"):
+        assert abs(mc[f"z_q{q}_vs_exact"]) < 4

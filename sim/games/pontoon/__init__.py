@@ -135,6 +135,19 @@ class PontoonGame(Game):
         return session_nets(rules, *tables_of(strategy, rules), sessions, rounds,
                             kernel_state(seed))
 
+    def round_law(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of a heads-up deal's net in the infinite deck, for table strategies
+        against a banker who draws on his own cards (:mod:`.deal_law`)."""
+        if progression.kind != FLAT or progression.base != 1.0 or rules.players != 1:
+            return None
+        tables = self._tables(rules, strategy)
+        if tables is None or not rules.infinite_deck:
+            return None
+        from sim.games.pontoon.deal_law import deal_law
+
+        return deal_law(rules, *tables)
+
     # ------------------------------------------------------------------ exact
     def exact(self, rules: PontoonRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
