@@ -101,6 +101,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     frame = report.write_all(result, out_dir, seconds, args.jobs)
     print(_short_table(frame))
+    if exp.session is not None:  # the [session] table: bankroll and risk of ruin
+        from sim.risk.report import short_table
+
+        print(short_table(out_dir))
     print(f"\n{sum(c.rounds for c in runner.plan(exp)):,} rounds in "
           f"{seconds:.1f} s; report, summary, manifest and charts in {out_dir}/")
     return 0

@@ -45,7 +45,7 @@ def fan_chart(results: Sequence[RiskResult]) -> Figure:
         ax.set_xlabel("round")
         ax.set_ylabel("bankroll (base stakes)")
         ax.set_title(_title(r), fontsize=9)
-    axes[0].legend(fontsize=7, loc="upper left")
+    axes[0].legend(fontsize=7, loc="best")
     fig.suptitle("Bankroll through the session", fontsize=11)
     return fig
 
@@ -73,23 +73,26 @@ def ruin_chart(results: Sequence[RiskResult]) -> Figure:
     return fig
 
 
-def _coarse(values: np.ndarray, probs: np.ndarray, bins: int = 90
-            ) -> tuple[np.ndarray, np.ndarray, float]:
-    keep = probs > 0
-    if not keep.any():
-        return values[:1], probs[:1], 1.0
-    cum = np.cumsum(probs) / probs.sum()  # draw the body, not a far tail of 1e-6
+def _edges(values: np.ndarray, probs: np.ndarray, bins: int = 90) -> np.ndarray:
+    """Bin edges over the body of a lattice law (not a far tail of 1e-6), each bin a whole
+    number of lattice steps."""
+    cum = np.cumsum(probs) / probs.sum()
     lo = values[min(int(np.searchsorted(cum, 1e-6)), values.size - 1)]
     hi = values[min(int(np.searchsorted(cum, 1 - 1e-6)), values.size - 1)]
-    keep &= (values >= lo) & (values <= hi)
     step = float(values[1] - values[0]) if values.size > 1 else 1.0
-    factor = max(1, int(np.ceil((hi - lo) / step / bins)))
-    width = step * factor
-    edges = np.arange(lo - step / 2, hi + width, width)
-    idx = np.clip(np.digitize(values, edges) - 1, 0, edges.size - 2)
+    width = step * max(1, int(np.ceil((hi - lo) / step / bins)))
+    return np.arange(lo - step / 2, hi + width, width)
+
+
+def _binned(values: np.ndarray, probs: np.ndarray, edges: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, float]:
+    """(centres, probability per unit of result, width) of a law in the given bins."""
+    width = float(edges[1] - edges[0])
+    inside = (values >= edges[0]) & (values < edges[-1])
+    idx = np.digitize(values[inside], edges) - 1
     out = np.zeros(edges.size - 1)
-    np.add.at(out, idx[keep], probs[keep])
-    return edges[:-1] + width / 2, out / factor, width
+    np.add.at(out, idx, probs[inside])
+    return edges[:-1] + width / 2, out / width, width
 
 
 def result_chart(results: Sequence[RiskResult]) -> Figure:
@@ -99,15 +102,18 @@ def result_chart(results: Sequence[RiskResult]) -> Figure:
     fig, axes = _grid(None, len(results), panel=(5.0, 3.4))
     for ax, r in zip(axes, results):
         mc = r.mc
-        centres, dens, width = _coarse(mc.grid.values, mc.end_hist / mc.sessions)
+        shares = mc.end_hist / mc.sessions
+        edges = (_edges(r.session.values, r.session.probs) if r.session is not None
+                 else _edges(mc.grid.values, shares))
+        centres, dens, width = _binned(mc.grid.values, shares, edges)
         ax.bar(centres, dens, width=width, color="C0", alpha=0.5, label="MC")
         if r.session is not None:
-            c2, d2, _ = _coarse(r.session.values, r.session.probs)
+            c2, d2, _ = _binned(r.session.values, r.session.probs, edges)
             ax.step(c2, d2, where="mid", color="black", lw=1.0, label="exact")
         ax.axvline(0, color="grey", lw=0.6)
         ax.axvline(-r.spec.bankroll, color="C3", lw=0.8, ls="--", label="ruin")
         ax.set_xlabel("session result (base stakes)")
-        ax.set_ylabel("probability per stake")
+        ax.set_ylabel("probability per base stake")
         ax.set_title(f"{_title(r)}\nP(ahead) {mc.p_ahead:.1%}, P(ruin) {mc.p_ruin:.1%}",
                      fontsize=9)
     axes[0].legend(fontsize=7)

@@ -27,7 +27,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from sim.progression import ProgressionSpec
-from sim.risk.exact import HORIZON, RUIN, STOP_LOSS, STOP_WIN
+from sim.risk.exact import RUIN
 from sim.risk.law import RoundLaw
 from sim.risk.spec import SessionSpec
 from sim.rng import named_seed

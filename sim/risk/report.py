@@ -90,3 +90,24 @@ def write_risk(exp: Any, out_dir: Path, jobs: int = 1) -> pd.DataFrame:
     for name, figure in figures.items():
         charts.save(figure, out_dir / name)
     return frame
+
+
+def short_table(out_dir: Path) -> str:
+    """The terminal's view of ``risk.csv``: ruin (with z against exact), P(ahead), the
+    median result and the bankroll for the first target risk, by method."""
+    frame = pd.read_csv(out_dir / "risk.csv")
+    risk_col = next(c for c in frame.columns if c.startswith("bankroll_risk_"))
+    label = risk_col.removeprefix("bankroll_risk_").replace("_", ".")
+    vw = max(8, *(len(str(v)) for v in frame["variant"])) + 2
+    sw = max(9, *(len(str(s)) for s in frame["strategy"])) + 2
+    lines = [f"\n{'variant':<{vw}}{'strategy':<{sw}}{'method':<11}{'P(ruin) %':>10}"
+             f"{'± se':>8}{'z':>7}{'P(ahead) %':>12}{'median':>9}{f'B({label}%)':>10}"]
+    for _, r in frame.iterrows():
+        se = "" if math.isnan(r.get("stderr_p_ruin", math.nan)) else (
+            f"{100 * r['stderr_p_ruin']:.3f}")
+        z = r.get("z_p_ruin_vs_exact", math.nan)
+        lines.append(
+            f"{r['variant']:<{vw}}{r['strategy']:<{sw}}{r['method']:<11}"
+            f"{100 * r['p_ruin']:>10.3f}{se:>8}{'' if math.isnan(z) else f'{z:+.2f}':>7}"
+            f"{_fmt(100 * r['p_ahead']):>12}{_fmt(r['q50']):>9}{_fmt(r[risk_col]):>10}")
+    return "\n".join(lines)

@@ -24,7 +24,7 @@ import numpy as np
 
 from sim.progression import ProgressionSpec
 from sim.risk import diffusion, exact
-from sim.risk.exact import RUIN, STOP_LOSS, STOP_WIN, SessionLaw
+from sim.risk.exact import STOP_LOSS, STOP_WIN, SessionLaw
 from sim.risk.law import RoundLaw
 from sim.risk.montecarlo import SessionStats, simulate_sessions
 from sim.risk.spec import SessionSpec

@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.faro.deal import DealResult, play_deal
+from sim.games.faro.deal_law import deal_law
 from sim.games.faro.exact import (
     BetOdds,
     call_turn_odds,
@@ -22,7 +23,6 @@ from sim.games.faro.exact import (
     resolved_odds,
     turn_odds,
 )
-from sim.games.faro.deal_law import deal_law
 from sim.games.faro.kernel import FaroTable, session_nets, simulate_table
 from sim.games.faro.rules import (
     PRESETS,

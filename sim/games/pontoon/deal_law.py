@@ -24,7 +24,7 @@ plus the banker-pontoon part. Its mean is the exact value of
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -80,7 +80,7 @@ def deal_law(rules: PontoonRules, player: PlayerTable, banker: BankerTable
         return (VALUES[c1] + VALUES[c2], c1 == 0 or c2 == 0, 2, 0, False, v, c1, c2,
                 split_hand)
 
-    @lru_cache(maxsize=None)
+    @cache
     def play(state: tuple, n_hands: int, may_burn: bool) -> tuple:
         """The law of a hand played from ``state`` with the hands split from it, as
         ((results, hands made by then, burn still allowed), probability) pairs; the kernel
@@ -135,7 +135,7 @@ def deal_law(rules: PontoonRules, player: PlayerTable, banker: BankerTable
 
     five_rule = bool(rule_i[RI_BANKER_FIVE])
 
-    @lru_cache(maxsize=None)
+    @cache
     def banker_draws(hard: int, ace: bool, n: int) -> tuple:
         """The law of the banker's final score, drawing by his table."""
         total, soft = best_total(hard, ace)
