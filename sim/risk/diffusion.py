@@ -70,6 +70,8 @@ def result_cdf(mu: float, sigma: float, bankroll: float, rounds: float, x: float
     """P(session result <= x), the session stopped at ruin (no stops)."""
     if x < -bankroll:
         return 0.0
+    if sigma <= 0:  # a sure path: it ends at mu T, or at ruin
+        return 1.0 if max(mu * rounds, -bankroll) <= x else 0.0
     s = sigma * math.sqrt(rounds)
     theta = 2 * mu / sigma ** 2
     ruin = session_ruin(mu, sigma, bankroll, rounds)
@@ -84,6 +86,8 @@ def result_cdf(mu: float, sigma: float, bankroll: float, rounds: float, x: float
 def result_quantile(mu: float, sigma: float, bankroll: float, rounds: float, q: float
                     ) -> float:
     """The q-quantile of the session result (the ruin atom at -bankroll included)."""
+    if sigma <= 0:
+        return max(mu * rounds, -bankroll)
     if result_cdf(mu, sigma, bankroll, rounds, -bankroll) >= q:
         return -bankroll
     hi = mu * rounds + 12 * sigma * math.sqrt(rounds) + 1.0
@@ -94,6 +98,8 @@ def result_quantile(mu: float, sigma: float, bankroll: float, rounds: float, q: 
 def bankroll_for_risk(mu: float, sigma: float, target: float, rounds: float | None) -> float:
     """The bankroll at which the diffusion's risk of ruin (ever, or within ``rounds``) is
     ``target``; NaN in the long run of a game with a non-positive drift."""
+    if sigma <= 0:  # a sure path: any bankroll above its lowest point
+        return (0.0 if mu >= 0 else NAN) if rounds is None else max(0.0, -mu * rounds)
     if rounds is None:
         if mu <= 0:
             return NAN
