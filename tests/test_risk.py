@@ -225,3 +225,29 @@ def test_pontoon_stick_16_mc_within_4_se_of_exact():
     assert abs(mc["z_mean_vs_exact"]) < 4
     for q in ("5", "25", "50", "75", "95"):
         assert abs(mc[f"z_q{q}_vs_exact"]) < 4
+
+
+def test_lansquenet_bank_law_has_the_exact_mean():
+    from sim.games.lansquenet import GAME as LANSQUENET
+    from sim.games.lansquenet import LansquenetRules, bank_value
+    from strategies import base
+
+    rules = LansquenetRules()
+    for use, params, sure in (("pass-after", {"wins": 3}, None), ("sharper", {}, -0.5),
+                              ("sharper", {"adapt": True}, -8.0)):
+        strategy = base.resolve("lansquenet", use, params, None)
+        values, probs = LANSQUENET.round_law(rules, strategy, FLAT)
+        mean = -bank_value(rules, strategy.kernel_table(rules), 0).result
+        assert values @ probs == pytest.approx(mean, abs=1e-12)
+        if sure is not None:
+            assert values.tolist() == [sure]
+            nets = LANSQUENET.session_nets(rules, strategy, FLAT, 50, 4,
+                                           np.random.SeedSequence(1))
+            assert (nets == sure).all()
+
+
+def test_a_sure_loss_needs_one_step_more_than_it_loses():
+    law = RoundLaw.from_pairs([-0.5], [1.0])
+    assert exact.session_ruin(law, 100, 200) == 1.0
+    assert exact.session_ruin(law, 100.5, 200) == 0.0
+    assert exact.bankroll_for_risk(law, 0.01, 200) == 100.5

@@ -336,7 +336,7 @@ def bankroll_for_risk(law: RoundLaw, target: float, rounds: int | None,
         if rounds is None:
             table = long_run_all_bankrolls(law, min(limit, _long_run_reach(law)))
             return math.nan if table is None else least_bankroll(table, law.step, target)
-        reach = rounds * law.max_loss_steps * law.step
+        reach = (rounds * law.max_loss_steps + 1) * law.step  # one step more is never ruined
         return least_bankroll(ruin_all_bankrolls(law, rounds, min(reach, limit)), law.step,
                               target)
 

@@ -55,7 +55,7 @@ class RoundLaw:
         if nonzero:
             denominator = reduce(math.lcm, (f.denominator for f in nonzero))
             numerator = reduce(math.gcd, (int(f * denominator) for f in nonzero))
-            step = Fraction(numerator, denominator)
+            step = Fraction(abs(numerator), denominator)
         else:
             step = Fraction(1)
         shifts = np.array([int(f / step) for f in fractions], dtype=np.int64)

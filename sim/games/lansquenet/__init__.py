@@ -140,6 +140,17 @@ class LansquenetGame(Game):
             return None
         return session_nets(rules, table, progression, sessions, rounds, kernel_state(seed))
 
+    def round_law(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of the punters' net in a bank seat 0 opens (the round of a session,
+        :meth:`session_nets`), at a flat stake (:func:`~.bank_law.bank_law`)."""
+        table = kernel_table_of(strategy, rules)
+        if table is None or progression.kind != FLAT:
+            return None
+        from sim.games.lansquenet.bank_law import bank_law
+
+        return bank_law(rules, table, 0, float(progression.base))
+
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters
         coups = c.get("coups", 0.0)
