@@ -251,3 +251,20 @@ def test_a_sure_loss_needs_one_step_more_than_it_loses():
     assert exact.session_ruin(law, 100, 200) == 1.0
     assert exact.session_ruin(law, 100.5, 200) == 0.0
     assert exact.bankroll_for_risk(law, 0.01, 200) == 100.5
+
+
+def test_online_scratchcard_sessions_against_exact():
+    from sim.games.scratchcard import GAME as SCRATCH
+    from strategies import base
+
+    rules = SCRATCH.make_rules("online-example", {})
+    strategy = base.resolve("scratchcard", "buy", {"tickets": 10}, None)
+    values, probs = SCRATCH.round_law(rules, strategy, FLAT)
+    assert values @ probs == pytest.approx(SCRATCH.exact(rules, strategy, FLAT).mean_net,
+                                           abs=1e-12)
+    spec = SessionSpec(bankroll=100, rounds=40, sessions=20_000, chunk_sessions=10_000)
+    result = measure("scratchcard", "online-example", rules, "ten tickets", strategy, FLAT,
+                     spec, 3, (0, 0))
+    mc = {r["method"]: r for r in result.rows}["mc"]
+    assert abs(mc["z_p_ruin_vs_exact"]) < 4 and abs(mc["z_mean_vs_exact"]) < 4
+    assert abs(mc["z_q50_vs_exact"]) < 4
