@@ -268,3 +268,17 @@ def test_online_scratchcard_sessions_against_exact():
     mc = {r["method"]: r for r in result.rows}["mc"]
     assert abs(mc["z_p_ruin_vs_exact"]) < 4 and abs(mc["z_mean_vs_exact"]) < 4
     assert abs(mc["z_q50_vs_exact"]) < 4
+
+
+def test_fft_spreading_agrees_with_direct_sums(monkeypatch):
+    rng = np.random.default_rng(1)
+    values = np.arange(-3, 60)
+    probs = rng.random(values.size) ** 4
+    law = RoundLaw.from_pairs(values, probs / probs.sum())
+    assert law.shifts.size > exact.FFT_SHIFTS
+    fft = exact.session_law(law, 20, 30)
+    every_fft = exact.ruin_all_bankrolls(law, 30, 50)
+    monkeypatch.setattr(exact, "FFT_SHIFTS", 10**9)
+    direct = exact.session_law(law, 20, 30)
+    np.testing.assert_allclose(fft.probs, direct.probs, atol=1e-15)
+    np.testing.assert_allclose(every_fft, exact.ruin_all_bankrolls(law, 30, 50), atol=1e-15)

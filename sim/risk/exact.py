@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
+from scipy.signal import fftconvolve
 from scipy.sparse.linalg import spsolve
 
 from sim.risk.law import RoundLaw, steps_at_or_above, steps_at_or_below
@@ -128,8 +129,22 @@ def _quantile(values: np.ndarray, probs: np.ndarray, q: float) -> float:
     return float(values[min(i, values.size - 1)])
 
 
+FFT_SHIFTS = 48  # laws with more values are spread by FFT convolution
+
+
+def _dense(law: RoundLaw) -> np.ndarray:
+    """The law as a dense array over shifts -max_loss..max_win."""
+    d = np.zeros(law.max_loss_steps + law.max_win_steps + 1)
+    d[law.shifts + law.max_loss_steps] = law.probs
+    return d
+
+
 def _spread(live: np.ndarray, law: RoundLaw) -> np.ndarray:
-    """One round from a live band: the new mass on a band widened by the law's reach."""
+    """One round from a live band: the new mass on a band widened by the law's reach. A law
+    with many values (a scratchcard's prizes) is convolved by FFT, whose rounding is absolute
+    (about 1e-16 of the band's mass), so tiny negative entries are cut to zero."""
+    if law.shifts.size > FFT_SHIFTS:
+        return np.clip(fftconvolve(live, _dense(law)), 0.0, None)
     lo, hi = law.max_loss_steps, law.max_win_steps
     out = np.zeros(live.size + lo + hi)
     for shift, p in zip(law.shifts.tolist(), law.probs.tolist()):
@@ -227,14 +242,19 @@ def ruin_all_bankrolls(law: RoundLaw, rounds: int, max_bankroll: float) -> np.nd
     r = np.zeros(size + law.max_win_steps + 1)  # r[b]; beyond the reach, nothing is ruined
     r[0] = 1.0  # a bankroll of nothing is gone
     lo = law.max_loss_steps
+    dense = _dense(law) if law.shifts.size > FFT_SHIFTS else None
     for _ in range(rounds):
         padded = np.concatenate([np.ones(lo), r])  # b <= 0 is ruined
-        new = np.zeros_like(r)
-        for shift, p in zip(law.shifts.tolist(), law.probs.tolist()):
-            # new[b] += p * r[b + shift]; padded index of b + shift is lo + b + shift
-            start = lo + shift
-            seg = padded[start:start + r.size]
-            new[:seg.size] += p * seg
+        if dense is not None:  # new[b] = sum_m dense[m] padded[b + m]: a correlation
+            ext = np.concatenate([padded, np.zeros(law.max_win_steps)])
+            new = np.clip(fftconvolve(ext, dense[::-1], mode="valid"), 0.0, 1.0)[:r.size]
+        else:
+            new = np.zeros_like(r)
+            for shift, p in zip(law.shifts.tolist(), law.probs.tolist()):
+                # new[b] += p * r[b + shift]; padded index of b + shift is lo + b + shift
+                start = lo + shift
+                seg = padded[start:start + r.size]
+                new[:seg.size] += p * seg
         new[0] = 1.0
         r = new
     out = np.zeros(top + 1)
