@@ -4,8 +4,10 @@ bankroll of every session, and only statistics come back.
 A chunk is a fixed number of sessions (``chunk_sessions``, from the experiment file, never from
 the number of jobs). Its rounds are played by the game's kernel in blocks of at most
 ``BLOCK_ROUNDS`` rounds, each session starting afresh (a new pack, the progression at its base
-unit), from the chunk's own seed: ``SeedSequence(root, spawn_key=(variant, strategy, chunk,
-block, stream))`` with the stream named "sessions" (:func:`sim.rng.named_seed`). The tracker
+unit), each block from its own seed on the stream named "sessions"
+(:func:`sim.rng.named_seed`: ``SeedSequence(root, spawn_key=(stream, variant, strategy, chunk,
+block))``), so the game's own chunks are untouched. The histograms have bins of the exact
+law's lattice step where the game gives one, else of half a base stake. The tracker
 turns a block into histograms of fixed size (the end result, the running minimum, the
 bankroll at each checkpoint), counts by how the session ended, sums, and the first few paths.
 Merging adds them in chunk order, so memory is flat in the number of sessions and the numbers
