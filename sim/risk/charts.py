@@ -80,6 +80,8 @@ def _edges(values: np.ndarray, probs: np.ndarray, bins: int = 90) -> np.ndarray:
     lo = values[min(int(np.searchsorted(cum, 1e-6)), values.size - 1)]
     hi = values[min(int(np.searchsorted(cum, 1 - 1e-6)), values.size - 1)]
     step = float(values[1] - values[0]) if values.size > 1 else 1.0
+    if hi - lo < 20 * step:  # a sure or nearly sure result: show it among its neighbours
+        lo, hi = lo - 10 * step, hi + 10 * step
     width = step * max(1, int(np.ceil((hi - lo) / step / bins)))
     return np.arange(lo - step / 2, hi + width, width)
 

@@ -57,12 +57,13 @@ class Grid:
         """A grid that holds every result a session can reach (clipping the far tails of an
         unbounded walk only beyond 12 SDs)."""
         deepest = max((spec.bankroll, *spec.chart_bankrolls))
-        low = -deepest - 4 * largest
         spread = 12 * sd * math.sqrt(spec.rounds) + 4 * largest
+        # the running minimum: down to the deepest bankroll asked about, or as far as the
+        # walk drifts (its result when no bankroll could stop it)
+        down = min(spec.rounds * largest, max(0.0, -mean * spec.rounds) + spread)
+        low = -max(deepest, down) - 4 * largest
         high = (spec.stop_win + 4 * largest if spec.stop_win is not None
                 else min(spec.rounds * largest, max(0.0, mean * spec.rounds) + spread))
-        low = max(low, min(0.0, mean * spec.rounds) - spread - deepest) if (
-            spec.stop_loss is None) else low
         width = step
         while (high - low) / width + 3 > MAX_BINS:
             width *= 2
