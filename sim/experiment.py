@@ -92,7 +92,9 @@ class Experiment:
 
     def fingerprint(self) -> str:
         """Canonical JSON of everything that determines the numbers of a run."""
-        data = {k: v for k, v in self.resolved.items() if k not in ("name", "description")}
+        # The [session] table decides only the risk files, which are recomputed on every run.
+        data = {k: v for k, v in self.resolved.items()
+                if k not in ("name", "description", "session")}
         return json.dumps(data, sort_keys=True, default=str)
 
 
