@@ -161,6 +161,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     for line in games.get(exp.game).run_lines(frame):
         print(line)
+    if exp.session is not None:  # the [session] table: bankroll and risk of ruin
+        from sim.risk.report import short_table
+
+        print(short_table(out_dir))
     rounds = len(exp.variants) * sum(s.rounds or exp.rounds for s in exp.strategies)
     print(f"\n{rounds:,} rounds in {seconds:.1f} s; report, summary, manifest and charts in "
           f"{out_dir}/")

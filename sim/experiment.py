@@ -40,11 +40,12 @@ from typing import Any
 from sim import games
 from sim.errors import InputError, UnknownName
 from sim.progression import ProgressionSpec
+from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
 from strategies.betting import progression_spec
 
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
-            "variants", "strategies"}
+            "variants", "strategies", "session"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
 MAX_SEED = 2**63 - 1
@@ -91,14 +92,17 @@ class Experiment:
     source: str
     resolved: Mapping[str, Any] = field(repr=False)
     files: Mapping[str, str] = field(default_factory=dict, repr=False)  # path -> sha256
+    session: Any = None  # a sim.risk.SessionSpec: bankroll and session length ([session])
 
     def identity(self) -> dict[str, Any]:
-        """Everything that decides the numbers of a run, as plain data: the resolved experiment
-        (less its name and description), the content of every file it reads (user strategy
-        files, prize tables, observed coups, charts) and the engine's own version and code."""
+        """Everything that decides the numbers of a run's chunks, as plain data: the resolved
+        experiment (less its name and description, and the [session] table, which decides only
+        the risk files, computed afresh by every run), the content of every file it reads (user
+        strategy files, prize tables, observed coups, charts) and the engine's version and code."""
         return {
             "experiment": json.loads(json.dumps(
-                {k: v for k, v in self.resolved.items() if k not in ("name", "description")},
+                {k: v for k, v in self.resolved.items()
+                 if k not in ("name", "description", "session")},
                 sort_keys=True, default=str)),
             "files": dict(sorted(self.files.items())),
             "houseedge": engine_identity(),
@@ -366,6 +370,9 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise chk.error("strategies", f"names must be unique; give a name to {dupes[0]!r}")
+    session = parse_session(data["session"], source) if "session" in data else None
+    if session is not None:
+        check_sessions(game, variants, strategies, source)
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str) or not name or "/" in name:
         raise chk.error("name", f"expected a plain name, got {name!r}")
@@ -376,9 +383,11 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         "strategies": [{"name": s.name, "use": s.use, "params": dict(s.params),
                         "progression": s.progression.__dict__,
                         **({"rounds": s.rounds} if s.rounds else {})} for s in strategies],
+        **({"session": session.__dict__} if session else {}),
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
-                      strategies, source, resolved, _files_read(game, variants, strategies))
+                      strategies, source, resolved, _files_read(game, variants, strategies),
+                      session)
 
 
 def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -> list[str]:

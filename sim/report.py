@@ -252,6 +252,10 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd
     previous = _listed_files(out_dir)
     with recording(out_dir) as written:
         frame = _write_outputs(result, out_dir, seconds, charts)
+        if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
+            from sim.risk.report import write_risk
+
+            write_risk(result.experiment, out_dir, jobs)
     # The manifest lists exactly this run's files; whatever an earlier write of this folder
     # left that this one did not write again is removed, so no stale file survives.
     for name in previous - written:

@@ -8,6 +8,8 @@ seed gives the same report however the chunks are scheduled.
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 
@@ -31,3 +33,11 @@ def kernel_state(seed: np.random.SeedSequence) -> np.ndarray:
     if not state.any():
         state[0] = np.uint64(0x9E3779B97F4A7C15)
     return state
+
+
+def named_seed(root: int, name: str, *key: int) -> np.random.SeedSequence:
+    """The seed sequence of a stream called ``name`` (e.g. "sessions"), keyed by integers
+    such as (variant, strategy, chunk): independent of the chunks' own streams and of every
+    other name, so adding a stream changes no existing number."""
+    digest = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "little")
+    return np.random.SeedSequence(root, spawn_key=(digest, *key))

@@ -165,6 +165,21 @@ class Game(ABC):
         own figures where the edge columns do not carry them (a points game)."""
         return []
 
+    def session_nets(self, rules: Any, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        """The net result of each round of ``sessions`` sessions of ``rounds`` rounds, one row
+        per session, each session starting afresh (a new pack, the progression at its base),
+        played by the kernel from ``seed``; None where the game has no session play. The risk
+        tracker (:mod:`sim.risk.montecarlo`) follows the bankroll through the rows."""
+        return None
+
+    def round_law(self, rules: Any, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact distribution of the net result of one round as (values, probabilities),
+        where rounds are independent and alike and the exact code reaches; else None."""
+        return None
+
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, Any]) -> dict[str, Any]:
         """Game-specific charts of a run: file name -> matplotlib Figure, from the merged

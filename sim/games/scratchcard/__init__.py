@@ -28,11 +28,17 @@ from sim.games.scratchcard.current import (
 from sim.games.scratchcard.exact import (
     SessionValue,
     TicketOdds,
+    plan_grid,
     session_value,
     ticket_odds,
     total_distribution,
 )
-from sim.games.scratchcard.play import play_session, simulate_plan, simulate_reference
+from sim.games.scratchcard.play import (
+    play_plan,
+    play_session,
+    simulate_plan,
+    simulate_reference,
+)
 from sim.games.scratchcard.rules import PRESETS, Pool, ScratchPlan, ScratchRules, ScratchView
 from sim.games.scratchcard.table import (
     CLAIMS_FILE,
@@ -142,6 +148,30 @@ class ScratchcardGame(Game):
             return None
         return ExactValue(value.mean_net, value.initial, value.mean_wagered, value.sd_net,
                           value.sd_residual_total)
+
+    def session_nets(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        """A round is one of the strategy's sessions of tickets (its plan, on the vectorised
+        path); rounds are independent (a printed game's each from its full print run)."""
+        _check_progression(progression)
+        plan = plan_of(strategy, rules)
+        if plan is None:
+            return None
+        pool = rules.pool()
+        net_u, _, _ = play_plan(pool, plan, sessions * rounds, generator(seed))
+        return (net_u * float(plan_grid(pool, plan).step)).reshape(sessions, rounds)
+
+    def round_law(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of a round's net for an online card and a plan of a fixed number of
+        tickets (the k-ticket prize distribution, less their price)."""
+        plan = plan_of(strategy, rules)
+        pool = rules.pool()
+        if plan is None or not plan.fixed or pool.printed or progression.kind != FLAT:
+            return None
+        values, probs = total_distribution(pool, plan.first)
+        return np.asarray(values, dtype=float) - plan.first * pool.price, np.asarray(probs)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         tickets = stats.counters.get("tickets", 0.0)
