@@ -74,12 +74,12 @@ def _strategy(game: str, spec: StrategySpec, files: tuple[tuple[str, str], ...])
     return _BUILT[key]
 
 
-def run_chunk(game_name: str, rules: Any, spec: StrategySpec, rounds: int, root_seed: int,
-              chunk: Chunk, files: tuple[tuple[str, str], ...] = ()
+def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, rounds: int,
+              root_seed: int, chunk: Chunk, files: tuple[tuple[str, str], ...] = ()
               ) -> tuple[Chunk, dict[str, Any]]:
     """Play one chunk (in a worker) and return it with its statistics as plain data."""
     game = games.get(game_name)
-    seed = chunk_seed(root_seed, chunk.variant, chunk.strategy, chunk.index)
+    seed = chunk_seed(root_seed, variant, spec.name, chunk.index)
     strategy = _strategy(game_name, spec, files)
     stats = game.simulate(rules, strategy, spec.progression, rounds, seed)
     stats.close_batch(dependent=not game.rounds_independent(rules))
@@ -148,7 +148,8 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
                    disable=(not progress) if progress is not None else None)
         files = tuple(sorted(experiment.files.items()))
         calls = (
-            delayed(run_chunk)(experiment.game, experiment.variants[c.variant].rules,
+            delayed(run_chunk)(experiment.game, experiment.variants[c.variant].name,
+                               experiment.variants[c.variant].rules,
                                experiment.strategies[c.strategy], c.rounds, experiment.seed, c,
                                files)
             for c in store.todo()

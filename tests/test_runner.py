@@ -95,3 +95,23 @@ def test_plan_fixes_chunks_by_experiment_not_jobs(tmp_path):
     chunks = list(CheckpointStore(tmp_path, exp).todo())
     assert [c.rounds for c in chunks[:3]] == [10, 10, 5]
     assert len(chunks) == 3 * len(exp.variants) * len(exp.strategies)
+
+
+def test_rows_keep_their_numbers_when_rows_are_added_removed_or_reordered(tmp_path):
+    import tomllib
+
+    data = tomllib.loads(Path(EXPERIMENT).read_text())
+    data.update(rounds=20000, chunk_rounds=5000)
+    shuffled = {**data, "strategies": data["strategies"][::-1][1:],  # reversed, one dropped
+                "variants": dict(reversed(list(data["variants"].items())))}
+
+    def rows(exp: dict, out: Path) -> pd.DataFrame:
+        from sim import experiment, report
+
+        result = runner.run(experiment.from_dict(exp, "exp.toml", Path(EXPERIMENT).parent),
+                            out, progress=False)
+        return report.build(result).set_index(["variant", "strategy"]).sort_index()
+
+    full, other = rows(data, tmp_path / "a"), rows(shuffled, tmp_path / "b")
+    assert len(other) == len(full) - 3
+    pd.testing.assert_frame_equal(full.loc[other.index], other)
