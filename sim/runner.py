@@ -32,7 +32,7 @@ from sim.run_folder import open_run
 from sim.stats import Stats
 
 BACKENDS = ("loky", "threading", "dask")
-SCHEDULER_TIMEOUT_SECONDS = 10
+SCHEDULER_TIMEOUT_SECONDS = 6  # with start-up, the refusal comes within 10 s
 
 
 @dataclass
