@@ -47,7 +47,7 @@ from sim.games.pontoon.hand import (
     settle,
     settle_banker_pontoon,
 )
-from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, VALUES, PontoonRules
+from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.stats import Stats
 from sim.xoshiro import _bounded
@@ -67,7 +67,13 @@ H_N, H_HARD, H_ACE, H_BUYS, H_TWISTED, H_V, H_SPLIT, H_STATUS = range(8)
 PLAYING, STOOD, BUSTED, DECLARED = 0, 1, 2, 3
 
 
-@numba.njit(inline="always")
+@numba.njit(_nrt=False)
+def _value(card):
+    """A card's value (ace one, ten-cards ten): arithmetic, not a table lookup."""
+    return card + 1 if card < 9 else 10
+
+
+@numba.njit(_nrt=False)
 def _draw(pack, n, head, stock, fresh, infinite, s0, s1, s2, s3):
     """The top card of the stock (a fresh card is chosen at random among the fresh ones);
     returns it with the stock's new state (head, cards, fresh) and the generator's."""
@@ -92,7 +98,7 @@ def _draw(pack, n, head, stock, fresh, infinite, s0, s1, s2, s3):
     return card, head, stock - 1, fresh, s0, s1, s2, s3
 
 
-@numba.njit(inline="always")
+@numba.njit(_nrt=False)
 def _to_bottom(pack, n, head, stock, card):
     """Put ``card`` at the bottom of the stock; returns the cards in the stock."""
     pos = head + stock
@@ -102,16 +108,21 @@ def _to_bottom(pack, n, head, stock, card):
     return stock + 1
 
 
-@numba.njit(inline="always")
+@numba.njit(_nrt=False)
 def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands,
                aside, bcards, infinite, s0, s1, s2, s3):
     """Play one heads-up deal. Returns the generator state and the deal's results (net,
     initial stake, wagered, hands, busts, five card tricks, pontoons, splits, buys, burns,
     banker pontoon, banker bust, banker five card trick, a pontoon, an unsplit pontoon), as
     locals rather than stores into an array, which the compiler could not keep in registers.
-    ``infinite`` is a constant where this is inlined: a run-time flag tested at every card
-    would cost a factor of two."""
+
+    The hand being played lives in local variables, loaded from ``hands`` when its turn
+    comes and stored back when it ends: every store into the pack (a draw swaps two cards)
+    would otherwise force the compiler to reload each field from memory."""
     ties = rule_i[RI_TIES_TO_BANKER] != 0
+    split_pontoon = rule_i[RI_SPLIT_PONTOON] != 0
+    may_burn = burn and rule_i[RI_BURN] != 0
+    max_hands = rule_i[RI_MAX_HANDS]
     head, stock, fresh, n_pack = ps[PS_HEAD], ps[PS_STOCK], ps[PS_FRESH], ps[PS_SIZE]
     p1, head, stock, fresh, s0, s1, s2, s3 = _draw(
         pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
@@ -141,53 +152,56 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
 
     cards[0, 0] = p1
     cards[0, 1] = p2
-    for k in range(8):
-        hands[0, k] = 0
     hands[0, H_N] = 2
-    hands[0, H_HARD] = VALUES[p1] + VALUES[p2]
+    hands[0, H_HARD] = _value(p1) + _value(p2)
     hands[0, H_ACE] = p1 == 0 or p2 == 0
+    hands[0, H_BUYS] = 0
+    hands[0, H_TWISTED] = 0
     hands[0, H_V] = 2
+    hands[0, H_SPLIT] = 0
     n_hands = 1
-    may_burn = True
     i = 0
     while i < n_hands:
-        while hands[i, H_STATUS] == PLAYING:
-            n = hands[i, H_N]
-            hard = hands[i, H_HARD]
-            total, soft = best_total(hard, hands[i, H_ACE] != 0)
+        n = hands[i, H_N]
+        hard = hands[i, H_HARD]
+        ace = hands[i, H_ACE] != 0
+        hand_buys = hands[i, H_BUYS]
+        twisted = hands[i, H_TWISTED] != 0
+        v = hands[i, H_V]
+        was_split = hands[i, H_SPLIT] != 0
+        c1 = cards[i, 0]
+        c2 = cards[i, 1]
+        while True:
+            total, soft = best_total(hard, ace)
             left = stock if not infinite else 1 << 30
-            c1 = cards[i, 0]
-            c2 = cards[i, 1]
-            if n == 2 and is_pontoon_pair(c1, c2) and (
-                    hands[i, H_SPLIT] == 0 or rule_i[RI_SPLIT_PONTOON] != 0):
-                hands[i, H_STATUS] = DECLARED
+            if n == 2 and is_pontoon_pair(c1, c2) and (not was_split or split_pontoon):
+                status = DECLARED
                 break
             if hard > 21:
-                hands[i, H_STATUS] = BUSTED
+                status = BUSTED
                 for k in range(n):
                     aside[n_aside] = cards[i, k]
                     n_aside += 1
                 break
             if total == 21 or n >= MAX_CARDS or left == 0:
-                hands[i, H_STATUS] = STOOD
+                status = STOOD
                 break
-            if n == 2 and left >= 2 and hands[i, H_SPLIT] == 0 and may_burn and burn \
-                    and rule_i[RI_BURN] != 0 and hard_thirteen(c1, c2):
+            if n == 2 and left >= 2 and not was_split and may_burn and hard_thirteen(c1, c2):
                 aside[n_aside] = c1
                 aside[n_aside + 1] = c2
                 n_aside += 2
-                x, head, stock, fresh, s0, s1, s2, s3 = _draw(
+                c1, head, stock, fresh, s0, s1, s2, s3 = _draw(
                     pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
-                y, head, stock, fresh, s0, s1, s2, s3 = _draw(
+                c2, head, stock, fresh, s0, s1, s2, s3 = _draw(
                     pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
-                cards[i, 0] = x
-                cards[i, 1] = y
-                hands[i, H_HARD] = VALUES[x] + VALUES[y]
-                hands[i, H_ACE] = x == 0 or y == 0
+                cards[i, 0] = c1
+                cards[i, 1] = c2
+                hard = _value(c1) + _value(c2)
+                ace = c1 == 0 or c2 == 0
                 may_burn = False
                 burns += 1
                 continue
-            if n == 2 and left >= 2 and n_hands < rule_i[RI_MAX_HANDS] and split[c1] \
+            if n == 2 and left >= 2 and n_hands < max_hands and split[c1] \
                     and pair_splittable(c1, c2, rule_i):
                 for j in range(n_hands - 1, i, -1):  # make room after hand i
                     for k in range(8):
@@ -199,40 +213,49 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
                     pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
                 y, head, stock, fresh, s0, s1, s2, s3 = _draw(
                     pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
-                for j, first, second in ((i, c1, x), (i + 1, c2, y)):
-                    cards[j, 0] = first
-                    cards[j, 1] = second
-                    for k in range(8):
-                        hands[j, k] = 0
-                    hands[j, H_N] = 2
-                    hands[j, H_HARD] = VALUES[first] + VALUES[second]
-                    hands[j, H_ACE] = first == 0 or second == 0
-                    hands[j, H_V] = VALUES[first] + 1
-                    hands[j, H_SPLIT] = 1
+                cards[i + 1, 0] = c2
+                cards[i + 1, 1] = y
+                hands[i + 1, H_N] = 2
+                hands[i + 1, H_HARD] = _value(c2) + _value(y)
+                hands[i + 1, H_ACE] = c2 == 0 or y == 0
+                hands[i + 1, H_BUYS] = 0
+                hands[i + 1, H_TWISTED] = 0
+                hands[i + 1, H_V] = _value(c2) + 1
+                hands[i + 1, H_SPLIT] = 1
+                cards[i, 1] = x
+                c2 = x
+                hard = _value(c1) + _value(x)
+                ace = c1 == 0 or x == 0
+                v = _value(c1) + 1
+                was_split = True
                 wagered += stake
                 splits += 1
                 continue
-            action = act[player_index(hands[i, H_BUYS], hands[i, H_TWISTED] != 0, n,
-                                      hands[i, H_V], soft, total)]
+            action = act[player_index(hand_buys, twisted, n, v, soft, total)]
             if action == STICK:
-                hands[i, H_STATUS] = STOOD
+                status = STOOD
                 break
             x, head, stock, fresh, s0, s1, s2, s3 = _draw(
                 pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
             cards[i, n] = x
-            hands[i, H_N] = n + 1
-            hands[i, H_HARD] = hard + VALUES[x]
-            if x == 0:
-                hands[i, H_ACE] = 1
+            n += 1
+            hard += _value(x)
+            ace = ace or x == 0
             if action == TWIST:
-                hands[i, H_TWISTED] = 1
-                hands[i, H_V] += VALUES[x]
+                twisted = True
+                v += _value(x)
             else:
                 amount = action - 1  # BUY1 = 2 -> 1, BUY2 = 3 -> 2
-                hands[i, H_BUYS] = NEXT_BUY[hands[i, H_BUYS], amount]
-                hands[i, H_V] += 1
+                hand_buys = NEXT_BUY[hand_buys, amount]
+                v += 1
                 wagered += amount * stake
                 buys += 1
+        hands[i, H_N] = n
+        hands[i, H_HARD] = hard
+        hands[i, H_ACE] = ace
+        hands[i, H_BUYS] = hand_buys
+        hands[i, H_V] = v
+        hands[i, H_STATUS] = status
         i += 1
 
     # The banker plays against the live hand with the most money (the first of equals).
@@ -244,7 +267,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
             if m > best:
                 best = m
                 key = hand_key(m, hands[j, H_V], hands[j, H_N], rule_i[RI_STICK_MIN])
-    bhard = VALUES[b1] + VALUES[b2]
+    bhard = _value(b1) + _value(b2)
     bace = b1 == 0 or b2 == 0
     while key != NO_LIVE_HAND and bhard <= 21 and bn < MAX_CARDS and (
             infinite or stock > 0):
@@ -255,7 +278,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
             pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
         bcards[bn] = x
         bn += 1
-        bhard += VALUES[x]
+        bhard += _value(x)
         bace = bace or x == 0
     b_score = banker_score(bhard, bace, bn, rule_i[RI_BANKER_FIVE] != 0)
 
@@ -291,7 +314,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
             unsplit_pontoon)
 
 
-@numba.njit(inline="always")
+@numba.njit(cache=True)
 def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed, rule_i,
               rule_f, record, infinite):
     """Play ``n_deals`` deals in a row; with ``orders`` (one row per shuffle; in infinite-deck
@@ -393,20 +416,6 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
     return outcomes, sums, hist, counters, rows
 
 
-@numba.njit(cache=True)
-def _simulate_finite(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed,
-                     rule_i, rule_f, record):
-    return _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed,
-                     rule_i, rule_f, record, False)
-
-
-@numba.njit(cache=True)
-def _simulate_infinite(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed,
-                       rule_i, rule_f, record):
-    return _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed,
-                     rule_i, rule_f, record, True)
-
-
 def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> tuple:
     rule_i, rule_f = rule_vectors(rules)
     return (player.actions.ravel(), np.array(player.split, dtype=np.bool_), player.burn,
@@ -422,9 +431,9 @@ def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTabl
         raise ValueError("players: the kernel plays heads-up (one punter)")
     pack = rules.pack_ranks().astype(np.int64)
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
-    run = _simulate_infinite if rules.infinite_deck else _simulate_finite
-    outcomes, sums, hist, counters, _ = run(
-        deals, state, pack, no_orders, *_kernel_args(rules, player, banker), False)
+    outcomes, sums, hist, counters, _ = _simulate(
+        deals, state, pack, no_orders, *_kernel_args(rules, player, banker), False,
+        rules.infinite_deck)
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
     named = dict(zip(COUNTER_NAMES, counters[:len(COUNTER_NAMES)].tolist()))
     if rules.bank_passes:
@@ -460,6 +469,6 @@ def play_ordered_deals(rules: PontoonRules, player: PlayerTable, banker: BankerT
     pack = rules.pack_ranks().astype(np.int64)
     orders = np.ascontiguousarray(orders, dtype=np.int64)
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
-    *_, rows = _simulate_finite(deals, state, pack, orders,
-                                *_kernel_args(rules, player, banker), True)
+    *_, rows = _simulate(deals, state, pack, orders, *_kernel_args(rules, player, banker),
+                         True, False)
     return rows
