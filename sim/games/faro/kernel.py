@@ -18,7 +18,7 @@ import numpy as np
 from sim.games.faro.rules import FaroRules
 from sim.progression import FLAT, ProgressionSpec, advance
 from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import shuffle_in_place
+from sim.xoshiro import _bounded, shuffle_in_place
 
 HIST_HALF_UNITS = 4096  # the histogram of net results spans +-2048 units, in half units
 
@@ -101,7 +101,7 @@ def _call_turn(a, c, h, call_pays, cat_hop_pays):
     return True, -1.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _play_deal(order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
                base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
                counts, decided):
@@ -248,6 +248,104 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
 
 
 @numba.njit(cache=True)
+def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign, high, call,
+                   unit):
+    """The fast path's whole loop in one function: flat stakes on single ranks (see
+    :func:`_play_deal`), the shuffle and the statistics inline, everything in locals."""
+    soda, n_turns, has_hock, last_winner_void, pair_loses_half = (
+        rule_i[0], rule_i[1], rule_i[2], rule_i[3], rule_i[4])
+    split_take, call_pays, cat_hop_pays = rule_f[0], rule_f[1], rule_f[2]
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    # Ranks as unsigned bytes: an unsigned index needs no negative-index fix-up.
+    order = pack.astype(np.uint8)
+    n = order.shape[0]
+    width = rank_stakes.shape[1]
+    stakes = rank_stakes.ravel() * unit  # flat progression: the unit never moves
+    base = np.zeros(13, dtype=np.int64)
+    for i in range(n):
+        base[order[i]] += 1
+    counts = np.zeros(13, dtype=np.int64)
+    hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
+    void_turn = n_turns - 1 if last_winner_void != 0 else -1
+    high_stake = high * unit
+    call_stake = call * unit
+    wins = losses = splits_all = decisions_all = 0
+    t_net = t_net2 = t_init = t_init2 = t_ni = t_w = t_w2 = t_nw = 0.0
+    unit2 = unit * unit
+    for _ in range(n_deals):
+        for i in range(n - 1):
+            j, s0, s1, s2, s3 = _bounded(n - i, s0, s1, s2, s3)
+            j += i
+            tmp = order[i]
+            order[i] = order[j]
+            order[j] = tmp
+        for r in range(13):
+            counts[r] = base[r]
+        pos = 0
+        if soda:
+            counts[order[0]] -= 1
+            pos = 1
+        net = 0.0
+        wagered = 0.0
+        splits = 0
+        decisions = 0
+        for t in range(n_turns):
+            loser = order[pos]
+            winner = order[pos + 1]
+            void = t == void_turn
+            s_lose = stakes[loser * width + counts[loser]]
+            s_win = stakes[winner * width + counts[winner]]
+            if loser == winner and not void:
+                net -= split_take * s_lose
+                if s_lose > 0.0:
+                    wagered += s_lose
+                    decisions += 1
+                    splits += 1
+            else:
+                if void:
+                    s_win = 0.0
+                net += rank_sign[winner] * s_win - rank_sign[loser] * s_lose
+                wagered += s_lose + s_win
+                decisions += (1 if s_lose > 0.0 else 0) + (1 if s_win > 0.0 else 0)
+            counts[loser] -= 1
+            counts[winner] -= 1
+            if high > 0.0 and not void:
+                net += _high_card(loser, winner, pair_loses_half) * high_stake
+                wagered += high_stake
+                decisions += 1
+            if call > 0.0 and has_hock and t == n_turns - 1:
+                offered, per_unit = _call_turn(order[pos], order[pos + 1], order[pos + 2],
+                                               call_pays, cat_hop_pays)
+                if offered:
+                    net += per_unit * call_stake
+                    wagered += call_stake
+                    decisions += 1
+            pos += 2
+        if net > 0.0:
+            wins += 1
+        elif net < 0.0:
+            losses += 1
+        t_net += net
+        t_net2 += net * net
+        t_init += unit
+        t_init2 += unit2
+        t_ni += net * unit
+        t_w += wagered
+        t_w2 += wagered * wagered
+        t_nw += net * wagered
+        h = int(round(net * 2.0))
+        h = min(max(h, -HIST_HALF_UNITS), HIST_HALF_UNITS)
+        hist[h + HIST_HALF_UNITS] += 1
+        splits_all += splits
+        decisions_all += decisions
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    outcomes = np.array([wins, n_deals - wins - losses, losses], dtype=np.int64)
+    sums = np.array([t_net, t_net2, t_init, t_init2, t_ni, t_w, t_w2, t_nw])
+    counters = np.array([float(splits_all), float(decisions_all)])
+    return outcomes, sums, hist, counters
+
+
+@numba.njit(cache=True)
 def _play_orders(orders, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
                  base_covered, fast, rank_stakes, rank_sign, high, call, prog):
     counts = np.zeros(base_covered.shape[0], dtype=np.int64)
@@ -320,8 +418,14 @@ def simulate_table(
     state: np.ndarray,
 ) -> Stats:
     """Play ``deals`` deals on the kernel, advancing the xoshiro ``state`` in place."""
-    outcomes, sums, hist, counters = _simulate(
-        deals, state, rules.pack_ranks(), *_kernel_args(rules, table, progression))
+    args = _kernel_args(rules, table, progression)
+    if args[8]:  # fast: flat stakes on single ranks
+        rule_i, rule_f, *_, rank_stakes, rank_sign, high, call, prog = args
+        outcomes, sums, hist, counters = _simulate_fast(
+            deals, state, rules.pack_ranks(), rule_i, rule_f, rank_stakes, rank_sign, high,
+            call, prog[1])
+    else:
+        outcomes, sums, hist, counters = _simulate(deals, state, rules.pack_ranks(), *args)
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
     return Stats.from_arrays(deals, outcomes, sums, values, hist,
                              {"splits": counters[0], "decisions": counters[1]})

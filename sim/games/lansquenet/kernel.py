@@ -105,10 +105,13 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     counters = np.zeros(len(COUNTERS) + seats + 2 * (RUN_CAP + 1), dtype=np.float64)
     seat_base = len(COUNTERS)
     run_base = seat_base + seats
-    stacked_run_base = run_base + RUN_CAP + 1
     units = np.full(seats, pbase)
     streaks = np.zeros(seats, dtype=np.int64)
     cov = np.zeros(seats, dtype=np.float64)
+    seat_net = np.zeros(seats, dtype=np.float64)
+    runs = np.zeros(2 * (RUN_CAP + 1), dtype=np.int64)
+    t_coups = t_voids = t_jumelles = t_wins = t_losses = t_run = t_pass = t_forced = 0
+    t_stacked = 0
     banker = 0
     carry = 0.0
     total_coups = 0
@@ -116,7 +119,8 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     while banks < n_banks and total_coups < max_coups:
         b = banker
         opening = carry if (bk_carry[b] and carry > 0.0) else units[b]
-        row = _fresh(arr, orders, row)
+        if given:  # a call per bank costs the reference counts of its arrays
+            row = _fresh(arr, orders, row)
         rem = n
         stacked = portee_start[b + 1] - portee_start[b]
         if stacked > 0:
@@ -129,8 +133,9 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
         while True:
             # The punters meet the stake in turn, nearest the banker first.
             covered = 0.0
-            for k in range(1, seats):
-                s = (b + k) % seats
+            s = b
+            for _ in range(1, seats):
+                s = s + 1 if s + 1 < seats else 0  # not (b + k) % seats: a division
                 left = bank - covered
                 c = 0.0
                 if left > MONEY_EPS and not (pu_limit[s] > 0.0 and bank > pu_limit[s] + MONEY_EPS) \
@@ -145,7 +150,8 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
                 ended = FORCED
                 break
             if rem == 0 or (coup_reshuffle and not first):
-                row = _fresh(arr, orders, row)
+                if given:
+                    row = _fresh(arr, orders, row)
                 rem = n
                 stacked = 0
             first = False
@@ -185,9 +191,10 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
             else:
                 gain = -covered
             per_unit = gain / covered
-            for k in range(1, seats):
-                s = (b + k) % seats
-                counters[seat_base + s] -= per_unit * cov[s]
+            s = b
+            for _ in range(1, seats):
+                s = s + 1 if s + 1 < seats else 0
+                seat_net[s] -= per_unit * cov[s]
             bank += gain
             coups += 1
             if outcome == 2:
@@ -204,29 +211,32 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
                 ended = PASS
                 break
         result = bank - opening
+        s = b
         for k in range(seats):
-            counters[seat_base + (b + k) % seats] += pool[k] * result
+            seat_net[s] += pool[k] * result
+            s = s + 1 if s + 1 < seats else 0
         carry = bank if ended != LOSS else 0.0
         units[b], streaks[b] = advance(pk, pbase, pcap, pwins, units[b], streaks[b], result)
-        banker = (b + 1) % seats
+        banker = b + 1 if b + 1 < seats else 0
         # Statistics of the bank, from the table's side: net = -result.
         net = -result
         kernel_add_round(outcomes, sums, net, opening, wagered)
         h = int(round(net * HIST_STEP))
         h = min(max(h, -HIST_STEP * HIST_UNITS), HIST_STEP * HIST_UNITS)
         hist[h + HIST_STEP * HIST_UNITS] += 1
-        counters[0] += coups
-        counters[1] += voids
-        counters[2] += jumelles
-        counters[3] += wins
-        counters[4] += losses
-        counters[5] += run
-        counters[6] += 1.0 if ended == PASS else 0.0
-        counters[7] += 1.0 if ended == FORCED else 0.0
-        counters[run_base + min(run, RUN_CAP)] += 1
+        # Counters in locals and integer arrays, written out once at the end.
+        t_coups += coups
+        t_voids += voids
+        t_jumelles += jumelles
+        t_wins += wins
+        t_losses += losses
+        t_run += run
+        t_pass += ended == PASS
+        t_forced += ended == FORCED
+        runs[min(run, RUN_CAP)] += 1
         if portee_start[b + 1] > portee_start[b]:
-            counters[8] += 1
-            counters[stacked_run_base + min(run, RUN_CAP)] += 1
+            t_stacked += 1
+            runs[RUN_CAP + 1 + min(run, RUN_CAP)] += 1
         if record.shape[0] > 0:
             rec = record[banks]
             rec[0] = b
@@ -242,6 +252,13 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
             rec[10] = ended
         banks += 1
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    totals = (t_coups, t_voids, t_jumelles, t_wins, t_losses, t_run, t_pass, t_forced, t_stacked)
+    for k in range(len(totals)):
+        counters[k] = totals[k]
+    for s in range(seats):
+        counters[seat_base + s] = seat_net[s]
+    for k in range(2 * (RUN_CAP + 1)):
+        counters[run_base + k] = runs[k]
     return banks, total_coups, outcomes, sums, hist, counters, arr
 
 
