@@ -15,12 +15,12 @@ import numpy as np
 _U32_MASK = np.uint64(0xFFFFFFFF)
 
 
-@numba.njit(inline="always")
+@numba.njit(forceinline=True)
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@numba.njit(inline="always")
+@numba.njit(forceinline=True)
 def _next(s0, s1, s2, s3):
     """One xoshiro256** output and the next state."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
@@ -34,7 +34,7 @@ def _next(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@numba.njit(inline="always")
+@numba.njit(forceinline=True)
 def _bounded(bound, s0, s1, s2, s3):
     """A uniform integer in [0, bound) for 0 < bound < 2**32 (Lemire, with rejection)."""
     b = np.uint64(bound)

@@ -37,7 +37,7 @@ RECORD = ("banker", "opening", "result", "wagered", "coups", "voids", "jumelles"
           "losses", "run", "ended")
 
 
-@numba.njit(inline="always")
+@numba.njit(forceinline=True)
 def _draw(arr, rem, top, s0, s1, s2, s3):
     """Deal one card from the undealt ``arr[:rem]``: the top one (given or stacked packs) or
     one at random; it is swapped to the end, so arr stays a permutation of the pack."""

@@ -67,13 +67,13 @@ H_N, H_HARD, H_ACE, H_BUYS, H_TWISTED, H_V, H_SPLIT, H_STATUS = range(8)
 PLAYING, STOOD, BUSTED, DECLARED = 0, 1, 2, 3
 
 
-@numba.njit(_nrt=False)
+@numba.njit(_nrt=False, forceinline=True)
 def _value(card):
     """A card's value (ace one, ten-cards ten): arithmetic, not a table lookup."""
     return card + 1 if card < 9 else 10
 
 
-@numba.njit(_nrt=False)
+@numba.njit(_nrt=False, forceinline=True)
 def _draw(pack, n, head, stock, fresh, infinite, s0, s1, s2, s3):
     """The top card of the stock (a fresh card is chosen at random among the fresh ones);
     returns it with the stock's new state (head, cards, fresh) and the generator's."""
@@ -98,7 +98,7 @@ def _draw(pack, n, head, stock, fresh, infinite, s0, s1, s2, s3):
     return card, head, stock - 1, fresh, s0, s1, s2, s3
 
 
-@numba.njit(_nrt=False)
+@numba.njit(_nrt=False, forceinline=True)
 def _to_bottom(pack, n, head, stock, card):
     """Put ``card`` at the bottom of the stock; returns the cards in the stock."""
     pos = head + stock
@@ -108,7 +108,7 @@ def _to_bottom(pack, n, head, stock, card):
     return stock + 1
 
 
-@numba.njit(_nrt=False)
+@numba.njit(_nrt=False, forceinline=True)
 def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands,
                aside, bcards, infinite, s0, s1, s2, s3):
     """Play one heads-up deal. Returns the generator state and the deal's results (net,
