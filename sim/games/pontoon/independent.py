@@ -27,11 +27,11 @@ fraction of a second for strategies splitting into four hands.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import types
 from numba.typed import Dict, List
 
+from sim import jit
 from sim.games.pontoon.composition import (
     P_BURN,
     P_INFINITE,
@@ -70,7 +70,7 @@ def applies(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
     return rules.players * per_seat + MAX_CARDS <= cards
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _dead_rest(counts, probs, infinite):
     """A one-entry banker row for a bust hand or a pontoon: only the chance that the banker has
     no pontoon matters to them."""
@@ -94,7 +94,7 @@ def no_pontoon(full: np.ndarray, probs: np.ndarray, infinite: bool) -> float:
     return float(_dead_rest(pack_counts(full), probs, infinite)[0])
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _next_at(card, taken, d, counts, probs, infinite):
     """Advance level ``d``'s loop over the next card: its probability (the card is then out
     of the pack), or 0 when the loop is over."""
@@ -112,7 +112,7 @@ def _next_at(card, taken, d, counts, probs, infinite):
     return 0.0
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _play_hand(row, c1, c2, split_hand, burnt, r1, counts, full, probs, act, split, stakes,
                btab, rule_i, rule_f, params, fmemo, fvals, smemo, srows, sways):
     """Add to ``row`` the value of one hand played from two cards (already out of ``counts``)
@@ -169,7 +169,7 @@ def _play_hand(row, c1, c2, split_hand, burnt, r1, counts, full, probs, act, spl
         fresh = True
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _hand_row(c1, c2, split_hand, burnt, r1, counts, full, probs, act, split, stakes, btab,
               rule_i, rule_f, params, width, memo, rows, fmemo, fvals, smemo, srows, sways):
     """The value of one hand from the cards left (cached by them and the hand)."""
@@ -185,7 +185,7 @@ def _hand_row(c1, c2, split_hand, burnt, r1, counts, full, probs, act, split, st
     return row
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _split_structures(acc, prob0, c1, c2, burnt, r1, counts, full, probs, act, split, stakes,
                       btab, rule_i, rule_f, params, width, memo, rows, fmemo, fvals, smemo,
                       srows, sways):
@@ -237,7 +237,7 @@ def _split_structures(acc, prob0, c1, c2, burnt, r1, counts, full, probs, act, s
         d += 1
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _two_cards(acc, prob, a, b, burnt, r1, counts, full, probs, act, split, stakes, btab,
                rule_i, rule_f, params, width, memo, rows, fmemo, fvals, smemo, srows, sways):
     """Add a seat's hand from its two cards (a burnt hand's new ones, or a split) to ``acc``;
@@ -259,7 +259,7 @@ def _two_cards(acc, prob, a, b, burnt, r1, counts, full, probs, act, split, stak
     return False
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def value_seat(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
     """One seat's row (the layout of :func:`sim.games.pontoon.walk.row_width` for one seat,
     without the banker's distribution) and the number of cached states."""

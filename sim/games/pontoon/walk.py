@@ -13,11 +13,11 @@ money on each score jointly with it, which the banker's best response needs.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import types
 from numba.typed import Dict, List
 
+from sim import jit
 from sim.games.pontoon.composition import (
     P_BUDGET,
     P_BURN,
@@ -88,14 +88,14 @@ G_PROB, G_MONEY, G_PX = 0, 1, 2
 MAX_FRAMES = 1024
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _money(key, main_r1, stakes):
     if key == NO_LIVE_HAND:
         return 0.0
     return stakes[main_r1] * (key // N_LB + 1)
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _settle_into(acc, rest, score, money, burnt, buys, seat, r1, players, prob, rule_i, rule_f,
                  mode):
     """Add a finished hand (and what is left of the deal after it) to ``acc``. ``rest`` is the
@@ -133,7 +133,7 @@ def _settle_into(acc, rest, score, money, burnt, buys, seat, r1, players, prob, 
         acc[e + N_EVENTS + r1] += prob * money * pay
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _push_hand(F, G, sp, parent, hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt,
                pending, cap, phys, prob):
     """Push a HAND frame that inherits the seat, stake and signal of ``parent``."""
@@ -161,7 +161,7 @@ def _push_hand(F, G, sp, parent, hard, ace, n, buys, twisted, v, c1, c2, split_h
     G[sp, G_PROB] = prob
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _next_card(F, G, i, slot, taken, counts, probs, infinite):
     """Advance frame ``i``'s loop over the next card (field ``slot``); returns its
     probability, or 0 when the loop is over (the card is taken from the pack meanwhile)."""
@@ -179,7 +179,7 @@ def _next_card(F, G, i, slot, taken, counts, probs, infinite):
     return 0.0
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _next_pair(F, G, i, counts, probs, infinite):
     """Advance frame ``i``'s loop over the next two cards (fields X and Y): the probability
     of the second given the first (the first's is kept in G), or 0 when the loop is over."""
@@ -202,7 +202,7 @@ def _next_pair(F, G, i, counts, probs, infinite):
         F[i, F_X] += 1
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _next_key(F, i, counts, full, infinite, keyed):
     """The cache key of what is left after frame ``i``'s hand (a banker who ignores the
     signal needs only to know whether a hand is live)."""
@@ -219,7 +219,7 @@ def _next_key(F, i, counts, full, infinite, keyed):
     return lo, hi, state
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def table_move(hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt, cap, stock, stake,
                act, split, rule_i, burn_on):
     """What a hand played by a table does next: (score, draw, new buys pattern, money).
@@ -253,7 +253,7 @@ def table_move(hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt, cap, s
     return -1, 2, NEXT_BUY[buys, action - 1], money  # BUY1 = 2 -> 1, BUY2 = 3 -> 2
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def _hand_start(F, G, i, act, split, stakes, rule_i, params):
     """Decide what frame ``i``'s hand does: over (sets the score and the banker's signal) or
     draws (sets the kind: 1 twist, 2 buy, 3 burn, 4 split)."""
@@ -273,7 +273,7 @@ def _hand_start(F, G, i, act, split, stakes, rule_i, params):
         F[i, F_MAIN] = F[i, F_R1]
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)
 def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
     """The top row of a deal's no-banker-pontoon part (see the module notes), walking every
     card; also the number of cached states (-1: over the work budget)."""
