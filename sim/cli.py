@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
     bench.add_argument("--no-reference", action="store_true",
                        help="skip the (slow) reference paths")
+    bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    bench.add_argument("--compare", metavar="FILE",
+                       help="show each line against an earlier --json file")
     return parser
 
 
@@ -253,7 +256,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     for name in args.game or ():
         games.get(name)
-    bench.main(args.game, args.seconds, reference=not args.no_reference)
+    bench.main(args.game, args.seconds, reference=not args.no_reference,
+               json_path=args.json, compare=args.compare)
     return 0
 
 
@@ -277,6 +281,10 @@ def _main(argv: Sequence[str] | None) -> int:
             args.overrides = [*args.overrides, *extra]
         command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
                    "bench": _cmd_bench}[args.command]
+        if not getattr(args, "quiet", False):
+            from sim.compiling import announce
+
+            announce()  # a first run says what it compiles (on a terminal)
         return command(args)
     except InputError as exc:
         print(f"houseedge: error: {exc}", file=sys.stderr)
