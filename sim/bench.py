@@ -1,41 +1,57 @@
 """``houseedge bench``: rounds per second of each game beside a baseline from the same run.
 
 The baseline is numpy shuffling 52-card packs (``Generator.permuted`` on a 2-D array). The
-machine may be shared and noisy, so each figure is the best of a few timed repeats, and the
-ratio to the baseline measured in the same run is the number to trust. Exact computations a
-game lists (``Game.bench_timings``) are timed once each, from cold caches, after a warm-up call
-that loads their compiled code.
+machine may be shared and noisy, so every rate is measured in the CPU time of the measuring
+thread (time spent waiting for a core is not counted; on an idle machine it equals the wall
+time), each figure is the median of five timed repeats, and the ratio to the baseline measured
+in the same run is the number to trust. The load average before and after is reported beside
+them. Exact computations a game lists (``Game.bench_timings``) are timed once each, from cold
+caches, after a warm-up call that loads their compiled code.
+
+``--json FILE`` writes the figures with the load, the machine and the versions, so that a run
+can be compared with an earlier one (``--compare FILE``).
 """
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
+import platform
+import statistics
+import subprocess
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from sim import games
 from sim.cards import make_pack, shuffled_packs
 
+REPEATS = 5
+
 
 def _rate(run: Callable[[int], object], seconds: float, start: int) -> float:
-    """Best rate of ``run(n)`` over repeats, with n grown until one call takes ~seconds/3."""
+    """Median rate of ``run(n)`` over repeats (CPU time), n grown until a call takes about
+    seconds/REPEATS."""
     run(min(start, 1000))  # warm-up: compile kernels, load caches
+    target = seconds / REPEATS
     n = start
     while True:
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         run(n)
-        elapsed = time.perf_counter() - t0
-        if elapsed >= seconds / 3 or n >= 1 << 34:
+        elapsed = time.thread_time() - t0
+        if elapsed >= target or n >= 1 << 34:
             break
-        n = int(n * min(16.0, max(2.0, seconds / 3 / max(elapsed, 1e-6))))
-    best = n / elapsed
-    for _ in range(2):
-        t0 = time.perf_counter()
+        n = int(n * min(16.0, max(2.0, 1.2 * target / max(elapsed, 1e-6))))
+    rates = [n / max(elapsed, 1e-9)]
+    for _ in range(REPEATS - 1):
+        t0 = time.thread_time()
         run(n)
-        best = max(best, n / (time.perf_counter() - t0))
-    return best
+        rates.append(n / max(time.thread_time() - t0, 1e-9))
+    return statistics.median(rates)
 
 
 def baseline_rate(seconds: float = 1.0) -> float:
@@ -58,19 +74,80 @@ def _fmt_rate(rate: float) -> str:
     return f"{rate / 1e3:8.2f} k"
 
 
-def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
-         reference: bool = True) -> list[dict[str, float | str]]:
-    """Print the benchmark lines; return them as data."""
+def _load() -> list[float]:
     try:
-        load = open("/proc/loadavg").read().split()[:3]
+        return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
     except OSError:
-        load = ["?"]
-    print(f"houseedge bench: one core, best of 3 repeats; load average {' '.join(load)}; "
-          f"{os.cpu_count()} cores")
+        return []
+
+
+def environment() -> dict[str, Any]:
+    """What a benchmark run depends on: versions, machine, revision and time."""
+    import numba
+
+    import sim
+
+    try:
+        revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                  text=True, cwd=Path(__file__).parent, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        revision = ""
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"houseedge": sim.__version__, "git_revision": revision,
+            "python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "machine": platform.machine(), "cpu": cpu,
+            "cores": os.cpu_count(),
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
+
+
+def _key(line: dict[str, Any]) -> tuple[str, str]:
+    return str(line["game"]), str(line["case"])
+
+
+def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
+         reference: bool = True, json_path: str | None = None,
+         compare: str | None = None) -> list[dict[str, Any]]:
+    """Print the benchmark lines; return them as data; optionally write them as JSON and
+    show each rate against the same line of an earlier JSON file."""
+    earlier: dict[tuple[str, str], dict[str, Any]] = {}
+    if compare:
+        from sim.errors import InputError
+
+        try:
+            earlier = {_key(x): x for x in json.loads(Path(compare).read_text())["lines"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{compare}: not a bench JSON file ({exc})") from None
+    if json_path:
+        from sim.errors import InputError
+
+        target = Path(json_path)
+        if target.is_dir() or not target.parent.resolve().is_dir():
+            raise InputError(f"{json_path}: --json needs a file in an existing folder")
+    load_before = _load()
+    print(f"houseedge bench: one core, CPU time, median of {REPEATS} repeats; load average "
+          f"{' '.join(f'{x:.2f}' for x in load_before) or '?'}; {os.cpu_count()} cores")
+
+    def against(line: dict[str, Any]) -> str:
+        old = earlier.get(_key(line))
+        if not old:
+            return ""
+        if "ratio" in line and old.get("ratio"):
+            return f"   {line['ratio'] / old['ratio']:5.2f}x earlier ratio"
+        if "seconds" in line and old.get("seconds"):
+            return f"   {line['seconds'] / old['seconds']:5.2f}x earlier time"
+        return ""
+
     base = baseline_rate(seconds)
-    lines: list[dict[str, float | str]] = [{"game": "baseline", "case": "numpy "
-                                            "Generator.permuted, 52-card packs",
-                                            "rate": base, "unit": "packs", "ratio": 1.0}]
+    lines: list[dict[str, Any]] = [{"game": "baseline", "case": "numpy "
+                                    "Generator.permuted, 52-card packs",
+                                    "rate": base, "unit": "packs", "ratio": 1.0}]
     print(f"{'baseline':<12}{lines[0]['case']:<60}{_fmt_rate(base)} packs/s   1.00x")
     for name in game_names or games.names():
         for case in games.get(name).bench_cases():
@@ -81,14 +158,28 @@ def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
             lines.append({"game": name, "case": case.label, "rate": rate, "unit": case.unit,
                           "ratio": rate / base})
             print(f"{name:<12}{case.label:<60}{_fmt_rate(rate)} {case.unit}/s "
-                  f"{rate / base:6.2f}x")
+                  f"{rate / base:6.2f}x{against(lines[-1])}")
         for timing in games.get(name).bench_timings():
             timing.run()  # warm-up: load compiled code (each call starts from cold caches)
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             note = timing.run()
-            elapsed = time.perf_counter() - t0
+            elapsed = time.thread_time() - t0
             lines.append({"game": name, "case": timing.label, "seconds": elapsed,
                           "note": note or "gave up (work budget)"})
             print(f"{name:<12}{timing.label:<60}{elapsed:9.3f} s     "
-                  f"{note or 'gave up (work budget)'}")
+                  f"{note or 'gave up (work budget)'}{against(lines[-1])}")
+    load_after = _load()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after) or '?'}")
+    if json_path:
+        from sim.errors import InputError
+        from sim.runner import write_atomic
+
+        try:
+            write_atomic(Path(json_path), json.dumps(
+                {"timing": f"CPU time of the measuring thread, median of {REPEATS} repeats",
+                 "load_before": load_before, "load_after": load_after,
+                 "environment": environment(), "lines": lines}, indent=1) + "\n")
+        except OSError as exc:
+            raise InputError(f"{json_path}: cannot write the bench figures "
+                             f"({exc.strerror or exc})") from None
     return lines
