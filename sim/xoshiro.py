@@ -5,6 +5,11 @@ their own generator: xoshiro256** (Blackman and Vigna), its 256-bit state held i
 variables while a pack is shuffled, and bounded integers by Lemire's multiply-shift with its
 rejection step, so every card position is exactly equally likely. The state is seeded from the
 chunk's SeedSequence (:func:`sim.rng.kernel_state`).
+
+The step and the bounded integer are marked ``forceinline``: LLVM inlines them into the caller
+(as if written in place, the state in registers). numba's own ``inline="always"`` gives the
+same code but re-types and re-lowers the body at every call site, which made compiling slow
+where a kernel draws in many places.
 """
 
 from __future__ import annotations

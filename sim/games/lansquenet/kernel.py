@@ -12,6 +12,20 @@ swaps it to the end, so a coup costs its few draws and a fresh pack costs nothin
 Given packs (tests: the same orders as the reference path) are stored reversed and drawn from
 the end. The kernel plays the same rules as :mod:`sim.games.lansquenet.coup`, and tests compare
 the two bank by bank.
+
+What each choice costs, measured on the bench line (coups until n coups are dealt, one pack,
+bank left to ride), in M coups per second of CPU time on one core, beside a C program (gcc -O3
+-march=native) doing the same work (the same policies read from arrays, the same generator and
+draws, the same statistics; at the same seed it gives the same sums, histogram, counters, run
+histogram and final generator state), 34.5 M/s in the same run:
+
+- The next seat as ``(b + k) % seats`` (a division: seats is known only at run time), a call to
+  ``_fresh`` for every bank (each call takes and drops a reference to its arrays), and the
+  per-bank counters added into a float array: 23.5 M/s (0.68 of C).
+- The next seat by a compare, ``_fresh`` called only when packs are given, the counters in
+  locals and integer arrays written out once: 28.4 M/s (0.82 of C).
+- The draw and the generator inlined by LLVM (``forceinline``) instead of at the numba IR
+  level: 30.9 M/s (0.89 of C).
 """
 
 from __future__ import annotations

@@ -9,6 +9,30 @@ The pack is kept between deals as a circular stock. After a shuffle its order is
 up front: each card is drawn when needed from the cards not yet dealt since the shuffle (a
 lazy Fisher-Yates), so a deal costs only the cards it uses; returned cards queue at the bottom
 in their known order. The generator (xoshiro256**) lives in local variables.
+
+What each choice costs, measured on the bench line (heads-up, stick 16 / soft 18 splitting aces
+and eights against a banker standing on 17, one pack, no reshuffle), in M deals per second of
+CPU time on one core, beside a C program (gcc -O3 -march=native) doing the same work (the same
+tables, the same generator and bounded integers, the same statistics; at the same seed it gives
+the same outcomes, sums, counters and final generator state), 14.9 M/s in the same run:
+
+- The deal, the draw and the return of cards inlined at the numba IR level
+  (``inline="always"``) into two entry points, finite and infinite deck: 7.2 M/s, and 60 s of
+  compiling on an empty cache (numba re-types and re-lowers the inlined body at every call
+  site).
+- The same helpers as plain ``njit`` functions: 4.9 M/s. numba then compiles the draw out of
+  line, and every call takes a reference to each array argument and drops it again, with an
+  atomic instruction each time: ``perf`` put 66% of the time on those two instructions.
+- The helpers compiled without the reference-counting runtime (``_nrt=False``: they allocate
+  nothing): 9.2 M/s.
+- And marked ``forceinline`` (``alwaysinline`` for LLVM, which inlines them after numba has
+  compiled each once): 18.1 M/s, 1.22x the C program, and 3 s of compiling. This is the
+  kernel as it stands.
+- The infinite-deck flag is a run-time argument of the one entry point: one well-predicted
+  branch per card.
+- The hand being played is held in locals and stored back into the hand arrays when it ends;
+  at 6.4 M/s (wall clock, before the changes above) this made no measurable difference, and it
+  is kept because it makes the data flow of the hand plain.
 """
 
 from __future__ import annotations
@@ -117,8 +141,8 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
     locals rather than stores into an array, which the compiler could not keep in registers.
 
     The hand being played lives in local variables, loaded from ``hands`` when its turn
-    comes and stored back when it ends: every store into the pack (a draw swaps two cards)
-    would otherwise force the compiler to reload each field from memory."""
+    comes and stored back when it ends, so no field is reloaded from memory after a store
+    into the pack (a draw swaps two cards)."""
     ties = rule_i[RI_TIES_TO_BANKER] != 0
     split_pontoon = rule_i[RI_SPLIT_PONTOON] != 0
     may_burn = burn and rule_i[RI_BURN] != 0
