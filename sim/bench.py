@@ -172,7 +172,7 @@ def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
     print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after) or '?'}")
     if json_path:
         from sim.errors import InputError
-        from sim.runner import write_atomic
+        from sim.files import write_atomic
 
         try:
             write_atomic(Path(json_path), json.dumps(
