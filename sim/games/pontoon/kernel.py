@@ -474,11 +474,11 @@ def session_nets(rules: PontoonRules, player: PlayerTable, banker: BankerTable, 
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
     args = _kernel_args(rules, player, banker)
     if rules.infinite_deck:
-        *_, rows = _simulate_infinite(sessions * rounds, state, pack, no_orders, *args, True)
+        *_, rows = _simulate(sessions * rounds, state, pack, no_orders, *args, True, True)
         return rows[:, D_NET].reshape(sessions, rounds).copy()
     out = np.empty((sessions, rounds))
     for s in range(sessions):
-        *_, rows = _simulate_finite(rounds, state, pack, no_orders, *args, True)
+        *_, rows = _simulate(rounds, state, pack, no_orders, *args, True, False)
         out[s] = rows[:, D_NET]
     return out
 
