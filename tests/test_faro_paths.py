@@ -170,3 +170,20 @@ def test_fast_loop_equals_general_loop(preset, strategy):
     assert fast.counters == {"splits": counters[0], "decisions": counters[1]}
     values = (np.flatnonzero(hist) - (hist.size // 2)) / 2.0
     assert fast.net_hist == dict(zip(values.tolist(), hist[hist > 0].tolist()))
+
+
+def test_sessions_on_the_fast_loop_equal_the_general_loop():
+    """Session nets of a flat single-rank table, from the fast loop, are the general loop's."""
+    from sim.games.faro.kernel import _kernel_args, _session_nets, session_nets
+    from sim.progression import ProgressionSpec
+    from sim.rng import kernel_state
+
+    rules = PRESETS["faro"]
+    table = FlatRank("all").kernel_table(rules)
+    fast_state = kernel_state(np.random.SeedSequence(9))
+    slow_state = fast_state.copy()
+    fast = session_nets(rules, table, ProgressionSpec(), 7, 30, fast_state)
+    slow = _session_nets(7, 30, slow_state, rules.pack_ranks(),
+                         *_kernel_args(rules, table, ProgressionSpec(), fast=False))
+    assert (fast_state == slow_state).all()
+    assert fast.tolist() == slow.tolist()

@@ -137,7 +137,11 @@ class FaroGame(Game):
             return self.simulate_reference(rules, TableStrategy(every_rank), flat, n,
                                            np.random.SeedSequence(1))
 
+        def sessions(n: int) -> object:  # sessions of 100 deals (bankroll and risk of ruin)
+            return session_nets(rules, every_rank, flat, max(1, n // 100), 100, state)
+
         return [BenchCase("13 rank bets, whole deal (kernel)", "deals", kernel),
+                BenchCase("13 rank bets, sessions of 100 deals (kernel)", "deals", sessions),
                 BenchCase("13 rank bets, whole deal (reference path)", "deals", reference)]
 
     def exact_tables(self, rules: FaroRules) -> dict[str, pd.DataFrame]:

@@ -270,9 +270,11 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
 
 @numba.njit(cache=True)
 def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign, high, call,
-                   unit):
+                   unit, nets):
     """The fast path's whole loop in one function: flat stakes on single ranks (see
-    :func:`_play_deal`), the shuffle and the statistics inline, everything in locals."""
+    :func:`_play_deal`), the shuffle and the statistics inline, everything in locals. Where
+    ``nets`` has a row per deal, each deal's net is also written there (sessions)."""
+    record = nets.shape[0] > 0
     soda, n_turns, has_hock, last_winner_void, pair_loses_half = (
         rule_i[0], rule_i[1], rule_i[2], rule_i[3], rule_i[4])
     split_take, call_pays, cat_hop_pays = rule_f[0], rule_f[1], rule_f[2]
@@ -293,7 +295,7 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
     wins = losses = splits_all = decisions_all = 0
     t_net = t_net2 = t_init = t_init2 = t_ni = t_w = t_w2 = t_nw = 0.0
     unit2 = unit * unit
-    for _ in range(n_deals):
+    for d in range(n_deals):
         for i in range(n - 1):
             j, s0, s1, s2, s3 = _bounded(n - i, s0, s1, s2, s3)
             j += i
@@ -357,6 +359,8 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
         h = int(round(net * 2.0))
         h = min(max(h, -HIST_HALF_UNITS), HIST_HALF_UNITS)
         hist[h + HIST_HALF_UNITS] += 1
+        if record:
+            nets[d] = net
         splits_all += splits
         decisions_all += decisions
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
@@ -444,7 +448,7 @@ def simulate_table(
         rule_i, rule_f, *_, rank_stakes, rank_sign, high, call, prog = args
         outcomes, sums, hist, counters = _simulate_fast(
             deals, state, rules.pack_ranks(), rule_i, rule_f, rank_stakes, rank_sign, high,
-            call, prog[1])
+            call, prog[1], np.zeros(0))
     else:
         outcomes, sums, hist, counters = _simulate(deals, state, rules.pack_ranks(), *args)
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
@@ -456,8 +460,14 @@ def session_nets(rules: FaroRules, table: FaroTable, progression: ProgressionSpe
                  sessions: int, rounds: int, state: np.ndarray) -> np.ndarray:
     """The net of each deal of ``sessions`` sessions of ``rounds`` deals (one row each, the
     progression starting afresh every session), advancing the xoshiro ``state``."""
-    return _session_nets(sessions, rounds, state, rules.pack_ranks(),
-                         *_kernel_args(rules, table, progression))
+    args = _kernel_args(rules, table, progression)
+    if args[8]:  # flat stakes on single ranks: the fast loop (nothing to start afresh)
+        rule_i, rule_f, *_, rank_stakes, rank_sign, high, call, prog = args
+        nets = np.empty(sessions * rounds)
+        _simulate_fast(sessions * rounds, state, rules.pack_ranks(), rule_i, rule_f,
+                       rank_stakes, rank_sign, high, call, prog[1], nets)
+        return nets.reshape(sessions, rounds)
+    return _session_nets(sessions, rounds, state, rules.pack_ranks(), *args)
 
 
 def play_ordered_deals(

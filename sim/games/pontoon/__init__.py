@@ -230,8 +230,15 @@ class PontoonGame(Game):
             return self.simulate_reference(rules, TablePlayer(player, TableBanker(banker)),
                                            ProgressionSpec(), n, np.random.SeedSequence(1))
 
+        def sessions(n: int) -> object:  # sessions of 100 deals (bankroll and risk of ruin)
+            from sim.games.pontoon.kernel import session_nets
+
+            return session_nets(rules, player, banker, max(1, n // 100), 100, state)
+
         return [BenchCase("heads-up, table strategy, one pack, no reshuffle (kernel)",
                           "deals", kernel),
+                BenchCase("heads-up, table strategy, sessions of 100 deals (kernel)", "deals",
+                          sessions),
                 BenchCase("heads-up, table strategy (reference path)", "deals", reference)]
 
     def bench_timings(self) -> list[BenchTiming]:
