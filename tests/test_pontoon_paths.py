@@ -102,3 +102,23 @@ def test_kernel_and_reference_report_the_same_counters():
     assert set(kernel.counters) == set(reference.counters)
     assert set(GAME.extra_columns(kernel)) == set(GAME.extra_columns(reference))
     assert kernel.counters["person0_net"] == pytest.approx(-kernel.counters["person1_net"])
+
+
+def test_sessions_in_one_call_equal_a_call_per_session():
+    """session_nets plays all its sessions in one kernel call: the nets and the generator's
+    final state are those of one call per session."""
+    from sim.games.pontoon.kernel import _kernel_args, _simulate, session_nets
+    from sim.rng import kernel_state
+
+    rules = PRESETS["british-home"]
+    player = TABLES["splits-buys"](rules)
+    banker = BankerTable.stand_on(17)
+    one_state = kernel_state(np.random.SeedSequence(3))
+    many_state = one_state.copy()
+    nets = session_nets(rules, player, banker, 6, 40, one_state)
+    pack = rules.pack_ranks().astype(np.int64)
+    no_orders = np.zeros((0, pack.size), dtype=np.int64)
+    rows = [_simulate(40, many_state, pack, no_orders, *_kernel_args(rules, player, banker),
+                      1, False, 0)[-1][:, 0] for _ in range(6)]
+    assert (one_state == many_state).all()
+    assert nets.tolist() == np.array(rows).tolist()

@@ -340,10 +340,12 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
 
 @numba.njit(cache=True)
 def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed, rule_i,
-              rule_f, record, infinite):
+              rule_f, record, infinite, session):
     """Play ``n_deals`` deals in a row; with ``orders`` (one row per shuffle; in infinite-deck
-    mode one row per deal) the cards are given instead of drawn. Returns (outcomes, sums,
-    histogram, counters, per-deal rows)."""
+    mode one row per deal) the cards are given instead of drawn. With ``session`` > 0 the
+    deals come in sessions of that many, each from a fresh shuffle with the bank at person
+    0, as if each were a call of its own (one call for all saves a call per session).
+    Returns (outcomes, sums, histogram, counters, per-deal rows)."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     every_deal = rule_i[RI_EVERY_DEAL] != 0 or rule_i[RI_INFINITE] != 0
     passes = rule_i[RI_BANK_PASSES] != 0
@@ -361,7 +363,8 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
     sums = np.zeros(8)
     hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
     counters = np.zeros(len(COUNTER_NAMES) + 2)
-    rows = np.zeros((n_deals if record else 0, N_D + 1))
+    # record: 0 nothing, 1 every column of every deal, 2 the nets alone (sessions).
+    rows = np.zeros((n_deals if record else 0, N_D + 1 if record == 1 else 1))
     banker = 0
     shuffle = True
     next_order = 0
@@ -370,7 +373,14 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
     t_net = t_net2 = t_init = t_init2 = t_ni = t_w = t_w2 = t_nw = person0 = 0.0
     c_hands = c_busts = c_fives = c_pontoons = c_splits = c_buys = c_burns = 0
     c_bp = c_bb = c_b5 = c_shuffles = c_passes = 0
+    left_in_session = session
     for d in range(n_deals):
+        if session > 0:
+            if left_in_session == 0:
+                shuffle = True
+                banker = 0
+                left_in_session = session
+            left_in_session -= 1
         if shuffle:
             ps[PS_HEAD] = 0
             ps[PS_STOCK] = n
@@ -419,7 +429,9 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
             person0 -= net
         else:
             person0 += net
-        if record:
+        if record == 2:
+            rows[d, D_NET] = net
+        elif record:
             rows[d, D_NET], rows[d, D_INITIAL], rows[d, D_WAGERED] = net, initial, wagered
             rows[d, D_HANDS], rows[d, D_BUSTS], rows[d, D_FIVES] = n_hands, busts, fives
             rows[d, D_PONTOONS], rows[d, D_SPLITS], rows[d, D_BUYS] = pontoons, splits, buys
@@ -456,8 +468,8 @@ def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTabl
     pack = rules.pack_ranks().astype(np.int64)
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
     outcomes, sums, hist, counters, _ = _simulate(
-        deals, state, pack, no_orders, *_kernel_args(rules, player, banker), False,
-        rules.infinite_deck)
+        deals, state, pack, no_orders, *_kernel_args(rules, player, banker), 0,
+        rules.infinite_deck, 0)
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
     named = dict(zip(COUNTER_NAMES, counters[:len(COUNTER_NAMES)].tolist()))
     if rules.bank_passes:
@@ -474,13 +486,10 @@ def session_nets(rules: PontoonRules, player: PlayerTable, banker: BankerTable, 
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
     args = _kernel_args(rules, player, banker)
     if rules.infinite_deck:
-        *_, rows = _simulate(sessions * rounds, state, pack, no_orders, *args, True, True)
+        *_, rows = _simulate(sessions * rounds, state, pack, no_orders, *args, 2, True, 0)
         return rows[:, D_NET].reshape(sessions, rounds).copy()
-    out = np.empty((sessions, rounds))
-    for s in range(sessions):
-        *_, rows = _simulate(rounds, state, pack, no_orders, *args, True, False)
-        out[s] = rows[:, D_NET]
-    return out
+    *_, rows = _simulate(sessions * rounds, state, pack, no_orders, *args, 2, False, rounds)
+    return rows[:, D_NET].reshape(sessions, rounds).copy()
 
 
 def play_ordered_deals(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
@@ -494,5 +503,5 @@ def play_ordered_deals(rules: PontoonRules, player: PlayerTable, banker: BankerT
     orders = np.ascontiguousarray(orders, dtype=np.int64)
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
     *_, rows = _simulate(deals, state, pack, orders, *_kernel_args(rules, player, banker),
-                         True, False)
+                         1, False, 0)
     return rows
