@@ -57,21 +57,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _short_table(frame) -> str:
-    """The headline columns, sized to the names (edges in %, + = the house wins). The "± se"
-    is the one z is taken with: the exact spread where the game gives it, else the sample's."""
-    vw = max(8, *(len(v) for v in frame["variant"])) + 2
-    sw = max(9, *(len(s) for s in frame["strategy"])) + 2
-    lines = [f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'edge %':>11}{'± se':>9}"
-             f"{'exact %':>11}{'z':>7}{'edge/wagered %':>16}"]
-    for _, r in frame.iterrows():
-        exact = "" if math.isnan(r.exact_edge) else f"{100 * r.exact_edge:.4f}"
-        z = "" if math.isnan(r.z_vs_exact) else f"{r.z_vs_exact:+.2f}"
-        se = r.get("stderr_exact", math.nan)
-        se = r.stderr if se is None or math.isnan(se) else se
-        lines.append(f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}"
-                     f"{100 * r.edge_per_initial_bet:>11.4f}{100 * se:>9.4f}"
-                     f"{exact:>11}{z:>7}{100 * r.edge_per_total_wagered:>16.4f}")
-    return "\n".join(lines)
+    """The headline columns (see :func:`sim.report.terminal_table`)."""
+    from sim.report import terminal_table
+
+    return terminal_table(frame)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

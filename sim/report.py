@@ -22,6 +22,7 @@ import pandas as pd
 
 from sim import games
 from sim.runner import RunResult, write_atomic
+from sim.headline import HEADLINE_COLUMNS, headline
 from sim.stats import Z95, Stats, z_score
 
 CORE_COLUMNS = [
@@ -74,25 +75,36 @@ def build(result: RunResult) -> pd.DataFrame:
             exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
             row["exact_edge"] = exact_initial
             stderr = stats.stderr
+            se_initial_exact = False
             if exact and exact.sd_net is not None and exact.mean_initial_stake and stats.rounds:
                 # The exact spread: right even when the sample lacks a rare large outcome.
                 stderr = exact.sd_net / math.sqrt(stats.rounds) / exact.mean_initial_stake
                 row["stderr_exact"] = stderr
+                se_initial_exact = True
+            # The interval is taken with the same error as z, so the two never contradict.
+            row["ci95_low"] = stats.edge_per_initial_bet - Z95 * stderr
+            row["ci95_high"] = stats.edge_per_initial_bet + Z95 * stderr
             row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stderr)
             row["exact_edge_per_total_wagered"] = exact_total
             stderr_total = stats.stderr_per_total_wagered
+            se_total_exact = False
             if exact and exact.sd_residual_total is not None and exact.mean_total_wagered \
                     and stats.rounds:
                 stderr_total = (exact.sd_residual_total / math.sqrt(stats.rounds)
                                 / exact.mean_total_wagered)
+                se_total_exact = True
             row["z_vs_exact_per_total_wagered"] = z_score(
                 stats.edge_per_total_wagered, exact_total, stderr_total)
             row["path"] = game.engine_path(variant.rules, strategy)
+            row.update(headline(
+                {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
+                 "se_total": stderr_total, "se_total_exact": se_total_exact},
+                game.headline_basis, stats, game.not_offered(variant.rules, strategy)))
             row.update(game.extra_columns(stats))
             rows.append(row)
     frame = pd.DataFrame(rows)
-    extra = [c for c in frame.columns if c not in CORE_COLUMNS]
-    return frame[CORE_COLUMNS + extra]
+    extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]
+    return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
 
 
 def convergence(result: RunResult) -> pd.DataFrame:
@@ -203,6 +215,38 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _pct(value: float, digits: int = 4) -> str:
+    return "" if value is None or math.isnan(value) else f"{100 * value:.{digits}f}"
+
+
+def terminal_table(frame: pd.DataFrame) -> str:
+    """The headline columns for the terminal, sized to the names. The edge is on the basis a
+    player of the game means (named in the header); "± se" is the error that z and the 95%
+    interval are taken with (the exact spread where the game gives it, marked ``*`` where the
+    sample's is unreliable); a bet the variant does not offer says so."""
+    basis = frame["headline_basis"].iloc[0]
+    other, other_label = (("edge_per_initial_bet", "edge/initial %") if basis.endswith("wagered")
+                          else ("edge_per_total_wagered", "edge/wagered %"))
+    vw = max(8, *(len(v) for v in frame["variant"])) + 2
+    sw = max(9, *(len(s) for s in frame["strategy"])) + 2
+    lines = [f"house edge {basis} (+ = the house wins), in %",
+             f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'edge %':>11}{'± se':>10}"
+             f"{'exact %':>11}{'z':>7}{other_label:>16}"]
+    notes = []
+    for _, r in frame.iterrows():
+        head = f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}"
+        if isinstance(r.note, str) and r.note and math.isnan(r.edge):
+            lines.append(f"{head}  {r.note}")
+            continue
+        z = "" if math.isnan(r.edge_z) else f"{r.edge_z:+.2f}"
+        flag = "*" if r.note else " "
+        if r.note:
+            notes.append(f"* {r.variant} / {r.strategy}: {r.note}")
+        lines.append(f"{head}{_pct(r.edge):>11}{_pct(r.edge_stderr):>9}{flag}"
+                     f"{_pct(r.edge_exact):>11}{z:>7}{_pct(r[other]):>16}")
+    return "\n".join(lines + notes)
 
 
 def write_parquet(frame: pd.DataFrame, path: Path) -> bool:

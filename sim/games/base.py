@@ -78,6 +78,11 @@ class Game(ABC):
     rules_type: type
     presets: Mapping[str, Any]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
+    # The basis of the headline edge: what a player of the game means by "the house edge".
+    # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
+    # where a round holds many bets (a faro deal, a scratchcard budget).
+    headline_basis: str = "initial"
+    rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
 
     def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Any:
         """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
@@ -115,6 +120,13 @@ class Game(ABC):
 
     def exact(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> ExactValue | None:
         """Exact expectations for this strategy, or None where the mathematics does not reach."""
+        return None
+
+    def not_offered(self, rules: Any, strategy: Any) -> str | None:
+        """Why the variant does not offer what the strategy bets on (None: it is offered).
+
+        A row whose bet is not offered shows that reason instead of an edge of 0 +- 0.
+        """
         return None
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:

@@ -96,6 +96,7 @@ class BonusGame(Game):
     description = ("Wagering bonuses: terms, player policies, exact value by dynamic "
                    "programming, the operator's cost")
     round_name = "player"
+    rules_doc = "docs/rules/scratchcards.md"
     rules_type = BonusRules
     presets = PRESETS
     printed_tables = ("bets", "claims")

@@ -57,6 +57,8 @@ class FaroGame(Game):
     round_name = "deal"
     rules_type = FaroRules
     presets = PRESETS
+    headline_basis = "wagered"  # a deal holds many bets: the edge per bet is what is meant
+    rules_doc = "docs/rules/faro.md"
 
     def simulate(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
                  rounds: int, seed: np.random.SeedSequence) -> Stats:
@@ -88,6 +90,14 @@ class FaroGame(Game):
               progression: ProgressionSpec) -> ExactValue | None:
         table = kernel_table_of(strategy, rules)
         return deal_value(rules, table, progression) if table is not None else None
+
+    def not_offered(self, rules: FaroRules, strategy: Any) -> str | None:
+        table = kernel_table_of(strategy, rules)
+        if table is None or table.masks or table.high_card or not table.call_turn:
+            return None
+        if not rules.has_hock:
+            return "not offered: no hock is left in this variant, so the turn cannot be called"
+        return None
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         decisions = stats.counters.get("decisions", 0.0)

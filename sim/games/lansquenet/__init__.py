@@ -86,6 +86,7 @@ class LansquenetGame(Game):
     description = ("Lansquenet: the bank riding and doubling, jumelles, pass-after policies, "
                    "the sharper's portee and its detection")
     round_name = "bank"
+    rules_doc = "docs/rules/lansquenet.md"
     rules_type = LansquenetRules
     presets = PRESETS
     printed_tables = ("bets", "policies", "story", "cheat")

@@ -75,6 +75,7 @@ class PontoonGame(Game):
     description = ("Pontoon (British twenty-one): buys, twists, splits, five card tricks, "
                    "the bank passing")
     round_name = "deal"
+    rules_doc = "docs/rules/pontoon.md"
     rules_type = PontoonRules
     presets = PRESETS
 

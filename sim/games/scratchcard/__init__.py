@@ -83,6 +83,10 @@ class ScratchcardGame(Game):
     description = ("Scratchcards: printed games (without replacement) and online cards; "
                    "RTP, odds, current odds mid-run")
     round_name = "session"
+    # A session buys many tickets (a budget reinvests its prizes): the edge per amount
+    # wagered is the ticket's; per initial stake it would be per the first ticket bought.
+    headline_basis = "wagered"
+    rules_doc = "docs/rules/scratchcards.md"
     rules_type = ScratchRules
     presets = PRESETS
     printed_tables = ("bets", "tickets", "claims")
