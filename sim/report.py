@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 
 from sim import games
-from sim.runner import RunResult, write_atomic
 from sim.headline import HEADLINE_COLUMNS, headline
+from sim.runner import RunResult, write_atomic
 from sim.stats import Z95, Stats, z_score
 
 CORE_COLUMNS = [
