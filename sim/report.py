@@ -14,6 +14,7 @@ import math
 import platform
 import subprocess
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -107,21 +108,40 @@ def build(result: RunResult) -> pd.DataFrame:
     return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
 
 
-def convergence(result: RunResult) -> pd.DataFrame:
-    """The running estimate after each chunk, with its 95% band."""
+def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The running headline estimate after each chunk, with its 95% band.
+
+    Where ``frame`` (the report) says the standard error is exact, the band is the exact one
+    scaled to the rounds played so far (the error shrinks as one over the root of the rounds);
+    otherwise it is the sample's.
+    """
     exp = result.experiment
+    basis = games.get(exp.game).headline_basis
+    final = {} if frame is None else {
+        (r.variant, r.strategy): r for r in frame.itertuples(index=False)}
     rows = []
     for (vi, si), parts in sorted(result.chunks.items()):
+        variant, strategy = exp.variants[vi].name, exp.strategies[si].name
+        last = final.get((variant, strategy))
+        total = sum(p.rounds for p in parts)
         running = Stats()
         for part in parts:
             running = running.merge(part)
-            rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
-                         "rounds": running.rounds, "edge": running.edge_per_initial_bet,
-                         "stderr": running.stderr})
-    frame = pd.DataFrame(rows)
-    frame["ci95_low"] = frame["edge"] - Z95 * frame["stderr"]
-    frame["ci95_high"] = frame["edge"] + Z95 * frame["stderr"]
-    return frame
+            if basis == "wagered":
+                edge, stderr = running.edge_per_total_wagered, running.stderr_per_total_wagered
+            else:
+                edge, stderr = running.edge_per_initial_bet, running.stderr
+            source = "sample"
+            if last is not None and last.stderr_source == "exact" and running.rounds:
+                stderr = last.edge_stderr * math.sqrt(total / running.rounds)
+                source = "exact"
+            rows.append({"variant": variant, "strategy": strategy, "rounds": running.rounds,
+                         "edge": edge, "stderr": stderr, "stderr_source": source})
+    frame_out = pd.DataFrame(rows, columns=["variant", "strategy", "rounds", "edge", "stderr",
+                                            "stderr_source"])
+    frame_out["ci95_low"] = frame_out["edge"] - Z95 * frame_out["stderr"]
+    frame_out["ci95_high"] = frame_out["edge"] + Z95 * frame_out["stderr"]
+    return frame_out
 
 
 def outcomes(result: RunResult) -> pd.DataFrame:
@@ -186,9 +206,9 @@ def markdown_table(frame: pd.DataFrame, columns: list[str]) -> str:
     return "\n".join(lines)
 
 
-SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge_per_initial_bet", "stderr",
-                   "exact_edge", "z_vs_exact", "edge_per_total_wagered",
-                   "exact_edge_per_total_wagered", "path"]
+SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge", "edge_stderr", "edge_exact",
+                   "edge_z", "stderr_source", "edge_per_initial_bet", "edge_per_total_wagered",
+                   "path", "note"]
 
 
 def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
@@ -204,14 +224,15 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "(unless a strategy sets its own); "
         f"seed {exp.seed}; chunks of {exp.chunk_rounds:,}; {seconds:.1f} s.",
         "",
-        "Edges are the house's (positive: the house wins), per initial stake and per total "
-        "wagered; `stderr` is the standard error of the first; `z_vs_exact` compares it with "
-        "the exact value where one exists.",
+        f"Edges are the house's (positive: the house wins). The headline `edge` is "
+        f"{frame['headline_basis'].iloc[0]}; `edge_stderr` is its standard error (from the "
+        "exact standard deviation where `stderr_source` says exact), and `edge_z` compares "
+        "it with `edge_exact` where an exact value exists. Both bases are given beside it.",
         "",
         markdown_table(frame, SUMMARY_COLUMNS),
         "",
-        "Files: `report.csv` (every column), `manifest.json`, `convergence.csv`, "
-        "`outcomes.csv`, and the charts `edge.png`, `outcomes.png`, `convergence.png`.",
+        "Files: `report.html` (the page to read), `report.csv` (every column), "
+        "`manifest.json`, `convergence.csv`, `outcomes.csv`, and the charts (PNG).",
         "",
     ]
     return "\n".join(lines)
@@ -261,31 +282,83 @@ def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
     return True
 
 
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
+               exact_odds: bool = True) -> list[tuple[str, str, Any]]:
+    """Every chart of a run as (file name, caption, Figure): the headline edges, the outcome
+    distribution, the convergence (where some row has several chunks), the game's own run
+    charts, and the game's exact odds charts for each variant."""
+    from sim import charts  # matplotlib is imported only when charts are drawn
+
+    exp = result.experiment
+    game = games.get(exp.game)
+    basis = frame["headline_basis"].iloc[0]
+    out = [("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
+            "(from the exact standard deviation where known) and exact values (x).",
+            charts.edge_chart(frame)),
+           ("outcomes.png", f"The distribution of the net result of a {game.round_name}, "
+            "per strategy and variant (log probability).", charts.outcome_chart(dist))]
+    figure = charts.convergence_chart(conv, frame)
+    if figure is not None:
+        out.append(("convergence.png", f"The running estimate of the edge {basis} after each "
+                    "chunk, its 95% band and the exact value.", figure))
+    extra = game.extra_charts(
+        {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
+         for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
+    for name, figure in extra.items():
+        out.append((name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
+                    "beside exact).", figure))
+    if exact_odds:
+        for variant in exp.variants:
+            for name, figure in game.exact_charts(variant.rules).items():
+                out.append((f"odds-{variant.name}-{name}.png",
+                            f"{variant.name}: {name.replace('-', ' ').replace('_', ' ')} "
+                            "(exact).", figure))
+    return out
+
+
 def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
-    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts and
-    manifest.json into ``out_dir``; each file appears whole or not at all."""
-    from sim import charts  # matplotlib is imported only when files are written
+    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts,
+    report.html and manifest.json into ``out_dir``; each file appears whole or not at all."""
+    return write_outputs(result, out_dir, {"seconds": round(seconds, 3), "jobs": jobs,
+                                           "finished": _now()})
+
+
+def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
+                  ) -> pd.DataFrame:
+    """Every output file of a run from its chunks. ``run_info`` holds what the chunks do not
+    (``seconds``, ``jobs``, ``finished`` and anything else for the manifest), so that a
+    rebuild from the saved chunks and the old manifest writes the same bytes."""
+    from sim import charts, html
 
     frame = build(result)
-    conv = convergence(result)
+    conv = convergence(result, frame)
     dist = outcomes(result)
+    written = ["report.csv", "convergence.csv", "outcomes.csv", "summary.md", "report.html"]
     write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
     parquet = write_parquet(frame, out_dir / "report.parquet")
+    if parquet:
+        written.append("report.parquet")
     write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
     write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
     exp = result.experiment
     game = games.get(exp.game)
-    extra = game.extra_charts(
-        {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
-         for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
-    for name, figure in (("edge.png", charts.edge_chart(frame)),
-                         ("outcomes.png", charts.outcome_chart(dist)),
-                         ("convergence.png", charts.convergence_chart(conv, frame)),
-                         *extra.items()):
-        charts.save(figure, out_dir / name)
+    footer = charts.footer_text(exp.name, f"{exp.rounds:,} {game.round_name}s per variant and "
+                                "strategy", exp.seed)
+    svgs = []
+    for name, caption, figure in run_charts(result, frame, conv, dist):
+        charts.add_footer(figure, footer)
+        write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
+        svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
+        written.append(name)
+    seconds = float(run_info.get("seconds", 0.0))
     write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
-    files = sorted(p.name for p in out_dir.iterdir() if p.is_file())
-    write_atomic(out_dir / "manifest.json", json.dumps(
-        manifest(result, {"seconds": round(seconds, 3), "jobs": jobs, "parquet": parquet,
-                          "files": files + ["manifest.json"]}), indent=2, default=str))
+    files = sorted(set(written))
+    info = manifest(result, {**run_info, "parquet": parquet,
+                             "files": files + ["manifest.json"]})
+    write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info))
+    write_atomic(out_dir / "manifest.json", json.dumps(info, indent=2, default=str))
     return frame
