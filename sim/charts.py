@@ -205,16 +205,18 @@ MIN_CONVERGENCE_POINTS = 3
 
 def convergence_drawable(conv: pd.DataFrame) -> bool:
     """Whether some row has enough chunks for a convergence chart to show anything."""
-    if conv.empty:
+    finite = conv[np.isfinite(conv["edge"].to_numpy(dtype=float))]
+    if finite.empty:
         return False
-    return int(conv.groupby(["variant", "strategy"]).size().max()) >= MIN_CONVERGENCE_POINTS
+    return int(finite.groupby(["variant", "strategy"]).size().max()) >= MIN_CONVERGENCE_POINTS
 
 
 def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | None = None
                       ) -> Figure | None:
     """Convergence of each headline estimate, one panel per variant and strategy with at least
     three chunks; None when no row has (a one-chunk run has nothing to converge)."""
-    counts = conv.groupby(["variant", "strategy"], sort=False).size()
+    finite = conv[np.isfinite(conv["edge"].to_numpy(dtype=float))]  # no bet: nothing to show
+    counts = finite.groupby(["variant", "strategy"], sort=False).size()
     pairs = [pair for pair, n in counts.items() if n >= MIN_CONVERGENCE_POINTS]
     if not pairs:
         return None

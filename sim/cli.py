@@ -1,4 +1,4 @@
-"""The command line: ``houseedge run | exact | list | bench``.
+"""The command line: ``houseedge run | exact | report | charts | list | bench``.
 
 Bad input of any kind is one line on stderr and exit code 2, before anything is written.
 """
@@ -47,6 +47,15 @@ def _parser() -> argparse.ArgumentParser:
     exact.add_argument("file", help="experiment file (TOML)")
     exact.add_argument("overrides", nargs="*", metavar="key=value")
     exact.add_argument("--out", help="also write the exact tables as CSV into this folder")
+    rebuild = sub.add_parser("report", help="rebuild every output of a run folder from its "
+                             "saved chunks (no simulation)")
+    rebuild.add_argument("folder", help="the output folder of a finished run")
+    charts = sub.add_parser("charts", help="redraw every chart of a run folder from its saved "
+                            "chunks, and the exact odds charts of its variants")
+    charts.add_argument("folder", help="the output folder of a finished run")
+    charts.add_argument("--out", help="write the charts here (default: the run folder)")
+    charts.add_argument("--format", default="png", choices=("png", "svg", "pdf"),
+                        help="file format (default: png)")
     sub.add_parser("list", help="games, presets and strategies")
     bench = sub.add_parser("bench", help="rounds per second against a numpy baseline")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
@@ -142,6 +151,34 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from sim import report, rundir
+
+    result, info = rundir.load(args.folder)
+    frame = report.write_outputs(result, Path(args.folder), info)
+    print(_short_table(frame))
+    print(f"\nrebuilt from {Path(args.folder) / 'chunks'}: report, summary, manifest, charts "
+          f"and report.html in {args.folder}/")
+    return 0
+
+
+def _cmd_charts(args: argparse.Namespace) -> int:
+    from sim import charts, report, rundir
+
+    result, _ = rundir.load(args.folder)
+    out = Path(args.out) if args.out else Path(args.folder)
+    frame = report.build(result)
+    exp = result.experiment
+    footer = charts.footer_text(exp.name, f"{exp.rounds:,} rounds per variant and strategy",
+                                exp.seed)
+    for name, _caption, figure in report.run_charts(
+            result, frame, report.convergence(result, frame), report.outcomes(result)):
+        path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"
+        charts.save(figure, path, footer=footer)
+        print(path)
+    return 0
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from sim import games
     from strategies import base
@@ -180,7 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:
             args.overrides = [*args.overrides, *extra]
         command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
-                   "bench": _cmd_bench}[args.command]
+                   "bench": _cmd_bench, "report": _cmd_report,
+                   "charts": _cmd_charts}[args.command]
         return command(args)
     except InputError as exc:
         print(f"houseedge: error: {exc}", file=sys.stderr)

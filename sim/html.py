@@ -129,12 +129,14 @@ def headline_table(frame: pd.DataFrame) -> str:
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \
         else "edge per amount wagered"
+    offered = frame["edge"].notna() | frame["note"].eq("")
     table = pd.DataFrame({
         "variant": frame["variant"], "strategy": frame["strategy"], "rounds": frame["rounds"],
         f"edge {basis}": frame["edge"], "SE": frame["edge_stderr"],
         "95% CI low": frame["edge_ci95_low"], "95% CI high": frame["edge_ci95_high"],
         "exact": frame["edge_exact"], "z": frame["edge_z"], "SE from": frame["stderr_source"],
-        other_label: frame[other], "path": frame["path"], "note": frame["note"]})
+        other_label: frame[other].where(offered), "path": frame["path"],
+        "note": frame["note"]})
     percent = [f"edge {basis}", "SE", "95% CI low", "95% CI high", "exact", other_label]
     styler = (table.style.hide(axis="index")
               .format("{:,}", subset=["rounds"])
@@ -142,7 +144,7 @@ def headline_table(frame: pd.DataFrame) -> str:
               .format(lambda x: "" if _missing(x) else f"{x:+.2f}", subset=["z"])
               .map(_agreement, subset=["z"])
               .set_uuid("headline")
-              .set_table_attributes('class="headline sortable" id="headline"'))
+              .set_table_attributes('class="headline sortable"'))
     return styler.to_html()
 
 

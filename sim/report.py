@@ -182,6 +182,8 @@ def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "experiment": exp.resolved,
         "source": exp.source,
+        # where a strategy file named in the experiment is found: a rebuild needs it
+        "base_dir": exp.strategies[0].base_dir if exp.strategies else None,
         "seed": exp.seed,
         "chunk_rounds": exp.chunk_rounds,
         "versions": _versions(),
