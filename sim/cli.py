@@ -110,44 +110,11 @@ def _number(value: float | None) -> float:
 
 
 def _cmd_exact(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    from sim import experiment, games
-    from sim.runner import write_atomic
+    from sim import exact_report, experiment
 
     exp = experiment.load(args.file, args.overrides)
-    game = games.get(exp.game)
-    rows = []
-    for variant in exp.variants:
-        for spec in exp.strategies:
-            value = game.exact(variant.rules, spec.build(exp.game), spec.progression)
-            rows.append({
-                "variant": variant.name, "strategy": spec.name,
-                "mean_net": _number(value.mean_net if value else None),
-                "exact_edge": _number(value.edge_per_initial_bet if value else None),
-                "exact_edge_per_total_wagered":
-                    _number(value.edge_per_total_wagered if value else None),
-            })
-    frame = pd.DataFrame(rows)
-    with pd.option_context("display.width", 160, "display.max_columns", 20,
-                           "display.float_format", "{:.6g}".format):
-        print(f"# {exp.name}: exact values per {game.round_name} (house edge, + = house)")
-        print(frame.to_string(index=False))
-        out = Path(args.out) if args.out else None
-        if out:
-            write_atomic(out / "exact.csv", frame.to_csv(index=False))
-        for variant in exp.variants:
-            for name, table in game.exact_tables(variant.rules).items():
-                if out:
-                    write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
-                if name in game.printed_tables:
-                    print(f"\n# {variant.name}: {name}")
-                    print(table.to_string(index=False))
-            if out:
-                from sim.charts import save
-
-                for name, figure in game.exact_charts(variant.rules).items():
-                    save(figure, out / f"{variant.name}-{name}.png")
+    for line in exact_report.lines(exp, Path(args.out) if args.out else None):
+        print(line)
     return 0
 
 

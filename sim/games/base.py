@@ -6,6 +6,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,9 @@ class ExactValue:
     mean_total_wagered: float | None
     sd_net: float | None = None
     sd_residual_total: float | None = None
+    # The edges as exact fractions, where the exact code computes in them (faro): shown
+    # beside the decimals by `houseedge exact`.
+    fractions: Mapping[str, Fraction] | None = None
 
     @property
     def edge_per_initial_bet(self) -> float | None:
@@ -121,6 +125,14 @@ class Game(ABC):
     def exact(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> ExactValue | None:
         """Exact expectations for this strategy, or None where the mathematics does not reach."""
         return None
+
+    def exact_unavailable(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> str:
+        """Why :meth:`exact` gives no value here, in words a reader understands (shown in
+        place of an empty cell)."""
+        if progression.kind != 0:
+            return ("no exact value: a stake progression makes each round's stake depend on "
+                    "the rounds before")
+        return "no exact value: the exact code does not reach this strategy under these rules"
 
     def not_offered(self, rules: Any, strategy: Any) -> str | None:
         """Why the variant does not offer what the strategy bets on (None: it is offered).

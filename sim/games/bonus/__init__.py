@@ -130,6 +130,11 @@ class BonusGame(Game):
         return ExactValue(value.expected_profit, value.deposit, value.mean_wagered,
                           value.sd_payout)
 
+    def exact_unavailable(self, rules: BonusRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        return ("no exact value: the policy is not a table over (balance, wagering left) that "
+                "the dynamic programme can read")
+
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         n = stats.rounds
         done = stats.counters.get("complete", 0.0)

@@ -131,6 +131,16 @@ class LansquenetGame(Game):
             return None
         return table_value(rules, table, progression.base)
 
+    def exact_unavailable(self, rules: LansquenetRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if kernel_table_of(strategy, rules) is None:
+            return ("no exact value: the strategy is not a table the exact code can read (it "
+                    "plays on the reference path)")
+        if progression.kind == FLAT:
+            return ("no exact value: the Markov chain over pack compositions runs past its "
+                    "budget for these rules")
+        return super().exact_unavailable(rules, strategy, progression)
+
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters
         coups = c.get("coups", 0.0)

@@ -147,6 +147,19 @@ class PontoonGame(Game):
                 return first_deal_value(rules, *tables)
         return None  # the pack carries over: each deal depends on the ones before
 
+    def exact_unavailable(self, rules: PontoonRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if progression.kind != FLAT or progression.base != 1.0:
+            return super().exact_unavailable(rules, strategy, progression)
+        if self._tables(rules, strategy) is None:
+            return ("no exact value: the strategy is not a table the exact code can read (it "
+                    "plays on the reference path)")
+        if not rules.infinite_deck and rules.reshuffle != "every-deal":
+            return ("no exact value: the pack carries over from deal to deal, so each deal "
+                    "depends on the ones before")
+        return ("no exact value: the banker reads the punters' hands and the walk runs past "
+                "its budget")
+
     # ---------------------------------------------------------------- report
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters

@@ -123,6 +123,16 @@ class ScratchcardGame(Game):
         return ExactValue(value.mean_net, value.initial, value.mean_wagered, value.sd_net,
                           value.sd_residual_total)
 
+    def exact_unavailable(self, rules: ScratchRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if plan_of(strategy, rules) is None:
+            return ("no exact value: the strategy is not a plan the exact code can read (it "
+                    "plays on the reference path)")
+        if rules.pool().printed:
+            return ("no exact value: on a printed game each ticket changes the odds of the "
+                    "next, and this session's length depends on its results")
+        return super().exact_unavailable(rules, strategy, progression)
+
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         tickets = stats.counters.get("tickets", 0.0)
         return {"tickets_per_session": stats.counter_rate("tickets"),
