@@ -60,12 +60,12 @@ def legend_outside(ax: Axes, title: str | None = None, **kwargs) -> None:
                   **kwargs)
 
 
-def figure_legend(fig: Figure, ax: Axes, columns: int = 6, title: str | None = None) -> None:
-    """One legend for a figure of small multiples, below every panel."""
+def figure_legend(fig: Figure, ax: Axes, title: str | None = None) -> None:
+    """One legend for a figure of small multiples, to the right of every panel."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(columns, len(labels)),
-                   fontsize="small", frameon=False, title=title, title_fontsize="small")
+        fig.legend(handles, labels, loc="outside right upper", fontsize="small",
+                   frameon=False, title=title, title_fontsize="small")
 
 
 def footer_text(experiment: str, rounds: str, seed: int | str) -> str:
@@ -151,17 +151,18 @@ def _heavy(values: np.ndarray) -> bool:
 
 def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
     """The distribution of the net result per round: one panel per strategy, stems per
-    variant on a log probability scale (a symmetric log x axis where the range is wide)."""
+    variant (a line each beyond three variants) on a log probability scale, with a symmetric
+    log x axis where the range is wide."""
     strategies = list(dict.fromkeys(dist["strategy"]))
     variants = list(dict.fromkeys(dist["variant"]))
     fig, axes = _grid(fig, len(strategies), panel=(4.2, 3.0), cols=3)
-    offset = 0.0
     for ax, strategy in zip(axes, strategies):
         part = dist[dist["strategy"] == strategy]
         values = part["net"].to_numpy(dtype=float)
         heavy = _heavy(values)
         steps = np.diff(np.unique(values))
-        offset = 0.12 * (steps.min() if len(steps) else 1.0) if not heavy else 0.0
+        stems = len(variants) <= 3
+        offset = 0.12 * (steps.min() if len(steps) else 1.0) if stems and not heavy else 0.0
         for vi, variant in enumerate(variants):
             rows = part[part["variant"] == variant].sort_values("net")
             if rows.empty:
@@ -169,8 +170,11 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
             x = rows["net"].to_numpy(dtype=float) + (vi - (len(variants) - 1) / 2) * offset
             p = rows["probability"].to_numpy(dtype=float)
             colour = f"C{vi % 10}"
-            ax.vlines(x, 0, p, color=colour, lw=0.8, alpha=0.6)
-            ax.plot(x, p, "o", ms=2.5, color=colour, label=variant)
+            if stems:
+                ax.vlines(x, 0, p, color=colour, lw=0.8, alpha=0.6)
+                ax.plot(x, p, "o", ms=2.5, color=colour, label=variant)
+            else:  # many variants: stems would hide each other; a line per variant
+                ax.plot(x, p, "o-", ms=2.5, lw=0.8, color=colour, label=variant, alpha=0.85)
         ax.set_yscale("log")
         if heavy:
             ax.set_xscale("symlog", linthresh=max(1.0, float(np.min(np.abs(values[values != 0])))
@@ -251,9 +255,22 @@ def line_chart(frame: pd.DataFrame, x: str, y: str, hue: str, ax: Axes | None = 
 
 
 def add_footer(fig: Figure, text: str) -> None:
-    """A small grey line under the figure (kept whole by :func:`figure_bytes`)."""
-    fig.text(0.005, 0.0, text, ha="left", va="top", fontsize=7, color="grey",
+    """A small grey line under everything else on the figure (placed when it is saved, by
+    :func:`figure_bytes`, once the layout is known)."""
+    fig._houseedge_footer = text  # type: ignore[attr-defined]
+
+
+def _place_footer(fig: Figure) -> None:
+    text = getattr(fig, "_houseedge_footer", None)
+    if not text or getattr(fig, "_houseedge_footer_placed", False):
+        return
+    fig.canvas.draw()  # settle the layout, then put the line below its lowest artist
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    # (A figure's plain texts do not take part in its layout: the footer moves nothing.)
+    bottom = min(box.y0 / fig.get_figheight(), 0.0)
+    fig.text(0.005, bottom - 0.012, text, ha="left", va="top", fontsize=7, color="grey",
              gid="houseedge-footer")
+    fig._houseedge_footer_placed = True  # type: ignore[attr-defined]
 
 
 def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | None = None,
@@ -261,6 +278,7 @@ def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | No
     """The figure as PNG or SVG bytes, the same bytes for the same figure (no dates)."""
     if footer:
         add_footer(fig, footer)
+    _place_footer(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.12,
                 metadata=METADATA.get(fmt))

@@ -135,9 +135,7 @@ def _cmd_charts(args: argparse.Namespace) -> int:
     result, _ = rundir.load(args.folder)
     out = Path(args.out) if args.out else Path(args.folder)
     frame = report.build(result)
-    exp = result.experiment
-    footer = charts.footer_text(exp.name, f"{exp.rounds:,} rounds per variant and strategy",
-                                exp.seed)
+    footer = report.chart_footer(result)
     for name, _caption, figure in report.run_charts(
             result, frame, report.convergence(result, frame), report.outcomes(result)):
         path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"

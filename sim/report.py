@@ -288,6 +288,16 @@ def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+def chart_footer(result: RunResult) -> str:
+    """The footer line of a run's charts: experiment, rounds and seed."""
+    from sim.charts import footer_text
+
+    exp = result.experiment
+    game = games.get(exp.game)
+    return footer_text(exp.name, f"{exp.rounds:,} {game.round_name}s per variant and strategy",
+                       exp.seed)
+
+
 def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
                exact_odds: bool = True) -> list[tuple[str, str, Any]]:
     """Every chart of a run as (file name, caption, Figure): the headline edges, the outcome
@@ -346,10 +356,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         written.append("report.parquet")
     write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
     write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
-    exp = result.experiment
-    game = games.get(exp.game)
-    footer = charts.footer_text(exp.name, f"{exp.rounds:,} {game.round_name}s per variant and "
-                                "strategy", exp.seed)
+    footer = chart_footer(result)
     svgs = []
     for name, caption, figure in run_charts(result, frame, conv, dist):
         charts.add_footer(figure, footer)

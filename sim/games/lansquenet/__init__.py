@@ -239,7 +239,7 @@ class LansquenetGame(Game):
         banks opened on a stacked pack, with the exact run lengths of a fair bank."""
         from sim.charts import _grid
 
-        fig, axes = _grid(None, len(rules), panel=(6.0, 3.8))
+        fig, axes = _grid(None, len(rules), panel=(7.5, 3.4), cols=2)
         for ax, (variant, variant_rules) in zip(axes, rules.items()):
             lines = {}
             for (v, strategy), st in stats.items():

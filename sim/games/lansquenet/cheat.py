@@ -341,18 +341,37 @@ def run_length_chart(distributions: Mapping[str, Sequence[float]],
     from sim.charts import _axes
 
     fig, ax = _axes(ax, (7.5, 4.2))
+    shown: list[float] = []
+    last = 0
     for i, (label, probs) in enumerate(distributions.items()):
         probs = np.asarray(probs, dtype=np.float64)
         k = np.flatnonzero(probs > 0)
+        if not len(k):
+            continue
         ax.plot(k, probs[k], "o-", ms=3.5, lw=1.2, color=f"C{i}", label=label)
+        shown += list(probs[k])
+        last = max(last, int(k[-1]))
     if exact is not None:
         exact = np.asarray(exact, dtype=np.float64)
         k = np.flatnonzero(np.isfinite(exact) & (exact > 1e-12))
-        ax.plot(k, exact[k], "--", color="black", lw=1, label="fair bank, exact")
+        if len(k):
+            # The axis reaches the runs seen (or, alone, the runs of chance above 1e-9): an
+            # exact tail down to 1e-12 would leave the simulated points in a corner.
+            if not distributions:
+                last = int(k[exact[k] > 1e-9][-1]) if (exact[k] > 1e-9).any() else int(k[-1])
+            k = k[k <= last + 2]
+            ax.plot(k, exact[k], "--", color="black", lw=1, label="fair bank, exact")
+            shown += list(exact[k])
     ax.set_yscale("log")
+    if shown:
+        ax.set_ylim(min(shown) / 3, min(1.0, max(shown) * 2))
+    ax.set_xlim(-0.5, last + 2.5)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("coups won running before the bank ends (last point: that many or more)")
-    ax.set_ylabel("probability")
+    ax.set_ylabel("probability (log)")
     ax.set_title(title or "Run lengths of a bank")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    from sim.charts import legend_outside
+
+    legend_outside(ax)
     return fig
