@@ -110,8 +110,10 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     ax.set_yticks(np.arange(len(strategies)), strategies)
     ax.set_ylim(len(strategies) - 0.5, -0.5)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel(_pct_label(frame["headline_basis"].iloc[0]) + " (bars: 95% CI)"
-                  if "headline_basis" in frame else "house edge, % (bars: 95% CI)")
+    exact_bars = (frame.get("stderr_source", pd.Series(dtype=str)) == "exact").any()
+    bars = "bars: 95% CI" + (", from the exact SD where known" if exact_bars else "")
+    ax.set_xlabel(_pct_label(frame["headline_basis"].iloc[0]) + f" ({bars})"
+                  if "headline_basis" in frame else f"house edge, % ({bars})")
     if title:
         ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
@@ -133,12 +135,8 @@ def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
         handles = (handles[0] + [hollow], handles[1] + ["hollow: sample SE unreliable"])
     ax.legend(*handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
               frameon=False, title="variant", title_fontsize="small")
-    exact_bars = (frame.get("stderr_source", pd.Series(dtype=str)) == "exact").any()
     ax.set_title(f"{frame['game'].iloc[0]}: house edge {frame['headline_basis'].iloc[0]}"
                  if "headline_basis" in frame else f"{frame['game'].iloc[0]}: house edge")
-    if exact_bars:
-        ax.text(0, -0.02, "error bars from the exact standard deviation where known",
-                transform=ax.transAxes, va="top", fontsize="x-small", color="grey")
     return fig
 
 
@@ -173,15 +171,18 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
             if stems:
                 ax.vlines(x, 0, p, color=colour, lw=0.8, alpha=0.6)
                 ax.plot(x, p, "o", ms=2.5, color=colour, label=variant)
+            elif heavy:  # points only: a line across the gaps of a long tail would invent mass
+                ax.plot(x, p, "o", ms=2.5, color=colour, label=variant, alpha=0.8)
             else:  # many variants: stems would hide each other; a line per variant
                 ax.plot(x, p, "o-", ms=2.5, lw=0.8, color=colour, label=variant, alpha=0.85)
         ax.set_yscale("log")
         if heavy:
             ax.set_xscale("symlog", linthresh=max(1.0, float(np.min(np.abs(values[values != 0])))
                                                   if (values != 0).any() else 1.0))
+            low, high = float(values.min()), float(values.max())
+            ax.set_xlim(low * 1.3 if low < 0 else -1.0, high * 1.5 if high > 0 else 1.0)
         ax.set_title(strategy, fontsize="medium")
-        ax.set_xlabel("net result of a round (units of the base stake)"
-                      + (", symmetric log" if heavy else ""))
+        ax.set_xlabel("net result (units of the base stake)" + (", symlog" if heavy else ""))
         ax.set_ylabel("probability (log)")
         ax.grid(alpha=0.3)
     figure_legend(fig, axes[0], title="variant")

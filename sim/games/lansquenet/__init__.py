@@ -27,6 +27,7 @@ from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.lansquenet.chain import CoupOdds, coup_odds
 from sim.games.lansquenet.cheat import (
     CheatReport,
+    bank_value_chart,
     check_file,
     fair_runs,
     p_longest_run,
@@ -231,7 +232,8 @@ class LansquenetGame(Game):
             if value is not None:
                 lines["sharper, source portee, riding on"] = value.runs
         return {"run_lengths": run_length_chart(lines, run_lengths(rules),
-                                                title="Run lengths of a bank, exact")}
+                                                title="Run lengths of a bank, exact"),
+                "bank-value": bank_value_chart(pd.DataFrame(policy_rows(rules)))}
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, LansquenetRules]) -> dict[str, Any]:

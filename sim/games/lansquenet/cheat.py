@@ -331,6 +331,34 @@ def story_rows(runs: np.ndarray, coups_in_evening: int = 200) -> list[dict[str, 
 
 
 # ------------------------------------------------------------------ the chart
+def bank_value_chart(policies, ax=None):
+    """The banker's exact result of a bank, and his chance of a profit, by when he passes it
+    (rows of :func:`policy_rows`); the edge per stake met on a second axis."""
+    from sim.charts import _axes
+
+    fig, ax = _axes(ax, (8, 4.2))
+    rows = policies[policies["policy"].str.startswith("pass after")]
+    k = rows["policy"].str.extract(r"(\d+)")[0].astype(int).to_numpy()
+    ax.bar(k, rows["banker_result"], color="C0", alpha=0.8,
+           label="banker's mean result of a bank (opening stakes)")
+    ax.plot(k, rows["p_profit"], "o-", color="C1", label="P(the bank ends in profit)")
+    ax.set_xticks(k)
+    ax.set_xlabel("the banker passes the bank after this many coups won")
+    ax.set_ylabel("opening stakes / probability")
+    twin = ax.twinx()
+    twin.plot(k, rows["edge_per_stake_met"] * 100, "s--", color="C2", ms=4,
+              label="edge per stake met, %")
+    twin.set_ylabel("banker's edge per stake met, %", color="C2")
+    twin.set_ylim(0, max(0.1, float(rows["edge_per_stake_met"].max()) * 130))
+    handles = [h for a in (ax, twin) for h in a.get_legend_handles_labels()[0]]
+    labels = [lab for a in (ax, twin) for lab in a.get_legend_handles_labels()[1]]
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.12, 1.0), fontsize="small",
+              frameon=False)
+    ax.set_title("A bank's value by when it is passed (exact)")
+    ax.grid(alpha=0.3)
+    return fig
+
+
 def run_length_chart(distributions: Mapping[str, Sequence[float]],
                      exact: Sequence[float] | None = None, ax=None, title: str | None = None):
     """P(a bank ends after k coups won running), one line per distribution (a fair bank, a

@@ -259,6 +259,23 @@ class PontoonGame(Game):
                 rules, PlayerTable.threshold(rules, stick=16, soft_stick=18), adaptive)),
         ]
 
+    def exact_charts(self, rules: PontoonRules) -> dict[str, Any]:
+        """``twist-odds``: bust and five-card-trick odds by total; ``optimal-v-stand17``: the
+        optimal punter's strategy chart against a banker standing on 17 and the banker's best
+        answer (exact, infinite deck)."""
+        from sim.games.pontoon.charts import strategy_figure, twist_odds_chart
+        from sim.games.pontoon.solver import best_banker, best_player
+
+        punter = best_player(rules, BankerTable.stand_on(17))
+        answer = best_banker(rules, punter.player)
+        title = (f"optimal punter v a banker standing on 17: house edge "
+                 f"{100 * punter.value.edge_per_initial_bet:.2f}% per initial stake (exact, "
+                 f"infinite deck); the banker's best answer makes it "
+                 f"{100 * answer.value.edge_per_initial_bet:.2f}%")
+        return {"twist-odds": twist_odds_chart(rules),
+                "optimal-v-stand17": strategy_figure(punter.player, answer.banker, rules,
+                                                     title=title)}
+
     def exact_tables(self, rules: PontoonRules) -> dict[str, pd.DataFrame]:
         """Threshold punters against fixed bankers, and the optimal punter's chart against a
         banker standing on 17 (exact, infinite deck)."""

@@ -140,10 +140,11 @@ class ScratchcardGame(Game):
                 if tickets else np.nan}
 
     def exact_charts(self, rules: ScratchRules) -> dict[str, Any]:
-        from sim.games.scratchcard.charts import ev_sold_chart, prize_chart
+        from sim.games.scratchcard.charts import any_win_chart, ev_sold_chart, prize_chart
 
         pool = rules.pool()
-        charts = {"prizes": prize_chart(pool, 1), "prizes-10-tickets": prize_chart(pool, 10)}
+        charts = {"prizes": prize_chart(pool, 1), "prizes-10-tickets": prize_chart(pool, 10),
+                  "any-win": any_win_chart(pool)}
         if rules.claims:
             charts["ev-against-sold"] = ev_sold_chart(rules.prize_table, rules.claims_data)
         return charts
