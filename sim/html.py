@@ -129,7 +129,7 @@ def headline_table(frame: pd.DataFrame) -> str:
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \
         else "edge per amount wagered"
-    offered = frame["edge"].notna() | frame["note"].eq("")
+    offered = frame["edge"].notna() | frame["note"].isna()
     table = pd.DataFrame({
         "variant": frame["variant"], "strategy": frame["strategy"], "rounds": frame["rounds"],
         f"edge {basis}": frame["edge"], "SE": frame["edge_stderr"],
@@ -140,6 +140,7 @@ def headline_table(frame: pd.DataFrame) -> str:
     percent = [f"edge {basis}", "SE", "95% CI low", "95% CI high", "exact", other_label]
     styler = (table.style.hide(axis="index")
               .format("{:,}", subset=["rounds"])
+              .format(na_rep="", subset=["note", "SE from"])
               .format(lambda x: "" if _missing(x) else f"{100 * x:.4f}", subset=percent)
               .format(lambda x: "" if _missing(x) else f"{x:+.2f}", subset=["z"])
               .map(_agreement, subset=["z"])
@@ -200,6 +201,7 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
         "rate": total / seconds if seconds > 0 else None, "z95": Z95,
         "doc_path": doc_path, "doc_text": doc_text,
         "manifest_json": json.dumps(manifest, indent=2, default=str),
-        "notes": [(r.variant, r.strategy, r.note) for r in frame.itertuples() if r.note],
+        "notes": [(r.variant, r.strategy, r.note) for r in frame.itertuples()
+                  if isinstance(r.note, str) and r.note],
     }
     return _environment().get_template("report.html.j2").render(**context)

@@ -260,12 +260,13 @@ def terminal_table(frame: pd.DataFrame) -> str:
     notes = []
     for _, r in frame.iterrows():
         head = f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}"
-        if isinstance(r.note, str) and r.note and math.isnan(r.edge):
-            lines.append(f"{head}  {r.note}")
+        note = r.note if isinstance(r.note, str) else ""
+        if note and math.isnan(r.edge):
+            lines.append(f"{head}  {note}")
             continue
         z = "" if math.isnan(r.edge_z) else f"{r.edge_z:+.2f}"
-        flag = "*" if r.note else " "
-        if r.note:
+        flag = "*" if note else " "
+        if note:
             notes.append(f"* {r.variant} / {r.strategy}: {r.note}")
         lines.append(f"{head}{_pct(r.edge):>11}{_pct(r.edge_stderr):>9}{flag}"
                      f"{_pct(r.edge_exact):>11}{z:>7}{_pct(r[other]):>16}")
