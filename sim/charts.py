@@ -140,6 +140,9 @@ def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
     return fig
 
 
+RASTER_POINTS = 400
+
+
 def _heavy(values: np.ndarray) -> bool:
     """An outcome range so wide that a linear axis would crush the mass at zero."""
     spread = np.abs(values)
@@ -168,13 +171,17 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
             x = rows["net"].to_numpy(dtype=float) + (vi - (len(variants) - 1) / 2) * offset
             p = rows["probability"].to_numpy(dtype=float)
             colour = f"C{vi % 10}"
+            # Thousands of outcomes (a progression, a bonus) would make an SVG of megabytes:
+            # their points are drawn as an image inside it, the axes and text stay vectors.
+            raster = {"rasterized": True} if len(x) > RASTER_POINTS else {}
             if stems:
-                ax.vlines(x, 0, p, color=colour, lw=0.8, alpha=0.6)
-                ax.plot(x, p, "o", ms=2.5, color=colour, label=variant)
+                ax.vlines(x, 0, p, color=colour, lw=0.8, alpha=0.6, **raster)
+                ax.plot(x, p, "o", ms=2.5, color=colour, label=variant, **raster)
             elif heavy:  # points only: a line across the gaps of a long tail would invent mass
-                ax.plot(x, p, "o", ms=2.5, color=colour, label=variant, alpha=0.8)
+                ax.plot(x, p, "o", ms=2.5, color=colour, label=variant, alpha=0.8, **raster)
             else:  # many variants: stems would hide each other; a line per variant
-                ax.plot(x, p, "o-", ms=2.5, lw=0.8, color=colour, label=variant, alpha=0.85)
+                ax.plot(x, p, "o-", ms=2.5, lw=0.8, color=colour, label=variant, alpha=0.85,
+                        **raster)
         ax.set_yscale("log")
         if heavy:
             ax.set_xscale("symlog", linthresh=max(1.0, float(np.min(np.abs(values[values != 0])))

@@ -101,6 +101,7 @@ def cashout_chart(values: Sequence[tuple[str, BonusValue]], ax: Axes | None = No
     for i, (label, value) in enumerate(values):
         keep = value.probabilities > 1e-12
         ax.plot(value.payouts[keep], value.probabilities[keep], ".", ms=3, color=f"C{i}",
+                rasterized=int(keep.sum()) > 400,
                 label=f"{label}: P(0) = {value.probabilities[value.payouts == 0].sum():.3f}, "
                       f"mean {value.mean_payout:.1f}")
     ax.set_yscale("log")
