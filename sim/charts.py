@@ -141,13 +141,17 @@ def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
 
 
 RASTER_POINTS = 400
+STEM_POINTS = 80
 
 
-def _heavy(values: np.ndarray) -> bool:
-    """An outcome range so wide that a linear axis would crush the mass at zero."""
-    spread = np.abs(values)
-    return spread.max() > 20 * max(np.median(spread[spread > 0]) if (spread > 0).any() else 1,
-                                   1)
+def _heavy(values: np.ndarray, probabilities: np.ndarray) -> bool:
+    """An outcome range so wide that a linear axis would crush the mass near zero: the
+    largest outcome is beyond 20 times the 90th percentile of the outcome's size."""
+    size = np.abs(values)
+    order = np.argsort(size)
+    cumulative = np.cumsum(probabilities[order]) / max(probabilities.sum(), 1e-300)
+    q90 = size[order][min(int(np.searchsorted(cumulative, 0.9)), len(size) - 1)]
+    return bool(size.max() > 20 * max(q90, 1.0))
 
 
 def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
@@ -160,9 +164,11 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
     for ax, strategy in zip(axes, strategies):
         part = dist[dist["strategy"] == strategy]
         values = part["net"].to_numpy(dtype=float)
-        heavy = _heavy(values)
+        heavy = _heavy(values, part["probability"].to_numpy(dtype=float))
+        many = len(np.unique(values)) > STEM_POINTS
         steps = np.diff(np.unique(values))
-        stems = len(variants) <= 3
+        # Stems for a few discrete outcomes; beyond, they merge into a solid block.
+        stems = len(variants) <= 3 and not many
         offset = 0.12 * (steps.min() if len(steps) else 1.0) if stems and not heavy else 0.0
         for vi, variant in enumerate(variants):
             rows = part[part["variant"] == variant].sort_values("net")
@@ -177,7 +183,7 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
             if stems:
                 ax.vlines(x, 0, p, color=colour, lw=0.8, alpha=0.6, **raster)
                 ax.plot(x, p, "o", ms=2.5, color=colour, label=variant, **raster)
-            elif heavy:  # points only: a line across the gaps of a long tail would invent mass
+            elif heavy or many:  # points only: a line across the gaps would invent mass
                 ax.plot(x, p, "o", ms=2.5, color=colour, label=variant, alpha=0.8, **raster)
             else:  # many variants: stems would hide each other; a line per variant
                 ax.plot(x, p, "o-", ms=2.5, lw=0.8, color=colour, label=variant, alpha=0.85,

@@ -101,6 +101,10 @@ def build(result: RunResult) -> pd.DataFrame:
                 {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
                  "se_total": stderr_total, "se_total_exact": se_total_exact},
                 game.headline_basis, stats, game.not_offered(variant.rules, strategy)))
+            # Why there is no exact value, in words (the exact columns are empty then).
+            row["exact_note"] = (game.exact_unavailable(variant.rules, strategy,
+                                                        spec.progression)
+                                 if exact is None and pd.isna(row["note"]) else None)
             row.update(game.extra_columns(stats))
             rows.append(row)
     frame = pd.DataFrame(rows)
