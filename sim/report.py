@@ -13,7 +13,7 @@ import json
 import math
 import platform
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -304,37 +304,37 @@ def chart_footer(result: RunResult) -> str:
 
 
 def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
-               exact_odds: bool = True) -> list[tuple[str, str, Any]]:
-    """Every chart of a run as (file name, caption, Figure): the headline edges, the outcome
-    distribution, the convergence (where some row has several chunks), the game's own run
-    charts, and the game's exact odds charts for each variant."""
+               exact_odds: bool = True) -> Iterator[tuple[str, str, Any]]:
+    """Every chart of a run as (file name, caption, Figure), one at a time (a caller saves
+    and closes each before the next is drawn, so memory stays flat): the headline edges, the
+    outcome distribution, the convergence (where some row has several chunks), the game's
+    own run charts, and the game's exact odds charts for each variant."""
     from sim import charts  # matplotlib is imported only when charts are drawn
 
     exp = result.experiment
     game = games.get(exp.game)
     basis = frame["headline_basis"].iloc[0]
-    out = [("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
-            "(from the exact standard deviation where known) and exact values (x).",
-            charts.edge_chart(frame)),
-           ("outcomes.png", f"The distribution of the net result of a {game.round_name}, "
-            "per strategy and variant (log probability).", charts.outcome_chart(dist))]
+    yield ("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
+           "(from the exact standard deviation where known) and exact values (x).",
+           charts.edge_chart(frame))
+    yield ("outcomes.png", f"The distribution of the net result of a {game.round_name}, "
+           "per strategy and variant (log probability).", charts.outcome_chart(dist))
     figure = charts.convergence_chart(conv, frame)
     if figure is not None:
-        out.append(("convergence.png", f"The running estimate of the edge {basis} after each "
-                    "chunk, its 95% band and the exact value.", figure))
+        yield ("convergence.png", f"The running estimate of the edge {basis} after each "
+               "chunk, its 95% band and the exact value.", figure)
     extra = game.extra_charts(
         {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
          for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
     for name, figure in extra.items():
-        out.append((name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
-                    "beside exact).", figure))
+        yield (name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
+               "beside exact).", figure)
     if exact_odds:
         for variant in exp.variants:
             for name, figure in game.exact_charts(variant.rules).items():
-                out.append((f"odds-{variant.name}-{name}.png",
-                            f"{variant.name}: {name.replace('-', ' ').replace('_', ' ')} "
-                            "(exact).", figure))
-    return out
+                yield (f"odds-{variant.name}-{name}.png",
+                       f"{variant.name}: {name.replace('-', ' ').replace('_', ' ')} (exact).",
+                       figure)
 
 
 def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
