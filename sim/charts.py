@@ -60,9 +60,14 @@ def legend_outside(ax: Axes, title: str | None = None, **kwargs) -> None:
                   **kwargs)
 
 
-def figure_legend(fig: Figure, ax: Axes, title: str | None = None) -> None:
-    """One legend for a figure of small multiples, to the right of every panel."""
-    handles, labels = ax.get_legend_handles_labels()
+def figure_legend(fig: Figure, axes, title: str | None = None) -> None:
+    """One legend for a figure of small multiples (every label of any panel, once), to the
+    right of every panel."""
+    found: dict[str, object] = {}
+    for ax in np.atleast_1d(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            found.setdefault(label, handle)
+    handles, labels = list(found.values()), list(found)
     if handles:
         fig.legend(handles, labels, loc="outside right upper", fontsize="small",
                    frameon=False, title=title, title_fontsize="small")
@@ -198,7 +203,7 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
         ax.set_xlabel("net result (units of the base stake)" + (", symlog" if heavy else ""))
         ax.set_ylabel("probability (log)")
         ax.grid(alpha=0.3)
-    figure_legend(fig, axes[0], title="variant")
+    figure_legend(fig, axes, title="variant")
     fig.suptitle("Distribution of the net result per round")
     return fig
 
@@ -244,7 +249,7 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
     for ax, (variant, strategy) in zip(axes, pairs):
         rows = conv[(conv["variant"] == variant) & (conv["strategy"] == strategy)]
         convergence_axes(rows, ax, exact.get((variant, strategy)), f"{variant} / {strategy}")
-    figure_legend(fig, axes[0])
+    figure_legend(fig, axes)
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
     fig.suptitle(f"Convergence of the house edge {basis}, chunk by chunk")
     return fig
@@ -270,7 +275,7 @@ def line_chart(frame: pd.DataFrame, x: str, y: str, hue: str, ax: Axes | None = 
 
 def add_footer(fig: Figure, text: str) -> None:
     """A small grey line under everything else on the figure (placed when it is saved, by
-    :func:`figure_bytes`, once the layout is known)."""
+    :func:`figure_bytes`)."""
     fig._houseedge_footer = text  # type: ignore[attr-defined]
 
 
@@ -278,11 +283,11 @@ def _place_footer(fig: Figure) -> None:
     text = getattr(fig, "_houseedge_footer", None)
     if not text or getattr(fig, "_houseedge_footer_placed", False):
         return
-    fig.canvas.draw()  # settle the layout, then put the line below its lowest artist
-    box = fig.get_tightbbox(fig.canvas.get_renderer())
-    # (A figure's plain texts do not take part in its layout: the footer moves nothing.)
-    bottom = min(box.y0 / fig.get_figheight(), 0.0)
-    fig.text(0.005, bottom - 0.012, text, ha="left", va="top", fontsize=7, color="grey",
+    # Under the figure's bottom edge: the layout keeps every axis, label and legend inside
+    # the figure (legends stand to the right, never below), and the tight box of the saved
+    # file reaches down to take the line in. A figure's plain texts take no part in its
+    # layout, so the footer moves nothing.
+    fig.text(0.005, 0.0, text, ha="left", va="top", fontsize=7, color="grey",
              gid="houseedge-footer")
     fig._houseedge_footer_placed = True  # type: ignore[attr-defined]
 
