@@ -169,7 +169,8 @@ def svg_markup(svg: bytes) -> Markup:
 
 def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, bytes]],
          manifest: Mapping[str, Any], tables: Mapping[str, pd.DataFrame] | None = None,
-         sections: Mapping[str, Mapping[str, pd.DataFrame]] | None = None) -> str:
+         sections: Mapping[str, Mapping[str, pd.DataFrame]] | None = None,
+         chart_notes: Sequence[str] = ()) -> str:
     """The HTML page of a run.
 
     Args:
@@ -180,6 +181,7 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
         tables: further tables of the run (name -> table), shown after the headline.
         sections: optional sections (title -> tables), e.g. comparisons, grids, bankroll and
             risk, shown when a run has them.
+        chart_notes: lines shown above the charts (e.g. why one is not drawn).
     """
     exp = result.experiment
     game = games.get(exp.game)
@@ -198,7 +200,7 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
                      for title, part in (sections or {}).items()},
         "charts": [{"name": n, "id": "chart-" + re.sub(r"\W", "-", n.rsplit(".", 1)[0]),
                     "caption": c, "svg": svg_markup(s)} for n, c, s in charts],
-        "manifest": manifest, "total_rounds": total,
+        "manifest": manifest, "total_rounds": total, "chart_notes": list(chart_notes),
         "rate": total / seconds if seconds > 0 else None, "z95": Z95,
         "doc_path": doc_path, "doc_text": doc_text,
         "manifest_json": json.dumps(manifest, indent=2, default=str),

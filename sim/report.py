@@ -373,6 +373,11 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
     files = sorted(set(written))
     info = manifest(result, {**run_info, "parquet": parquet,
                              "files": files + ["manifest.json"]})
-    write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info))
+    chart_notes = [] if charts.convergence_drawable(conv) else [
+        "No convergence chart: no row has three chunks or more (chunks of "
+        f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
+        "convergence.csv."]
+    write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info,
+                                                    chart_notes=chart_notes))
     write_atomic(out_dir / "manifest.json", json.dumps(info, indent=2, default=str))
     return frame

@@ -164,3 +164,12 @@ def test_the_page_renders_in_a_browser(run_dir, tmp_path):
     keep = os.environ.get("HOUSEEDGE_SCREENSHOT")
     if keep:
         shutil.copy(shot, keep)
+
+
+def test_a_one_chunk_run_says_why_it_has_no_convergence_chart(tmp_path):
+    path = tmp_path / "one.toml"
+    path.write_text('game = "faro"\nrounds = 500\n[[strategies]]\nuse = "flat-rank"\n')
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    files = json.loads((tmp_path / "out" / "manifest.json").read_text())["files"]
+    assert "convergence.png" not in files and "edge.png" in files
+    assert "No convergence chart" in (tmp_path / "out" / "report.html").read_text()
