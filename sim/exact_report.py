@@ -44,8 +44,10 @@ def number(value: Any) -> str:
     return str(value)
 
 
-def edge_words(value: float | None, fraction: Fraction | None = None) -> str:
-    """An edge as ``1/66 = 0.0151515 = 1.5152%`` (the fraction where exact)."""
+def edge_words(value: float | None, fraction: Fraction | None = None, short: bool = False
+               ) -> str:
+    """An edge as ``1/66 = 0.0151515 = 1.5152%`` (the fraction where exact); ``short``
+    leaves out the decimal where a fraction or the % says it."""
     if value is None or math.isnan(value):
         return ""
     value = clean(value)
@@ -53,8 +55,9 @@ def edge_words(value: float | None, fraction: Fraction | None = None) -> str:
     if fraction is not None:
         if fraction == 0:
             return "0 = 0.0000%"
-        return f"{number(fraction)} = {value:.6g} = {percent}"
-    return f"{value:.6g} = {percent}"
+        return (f"{number(fraction)} = {percent}" if short
+                else f"{number(fraction)} = {value:.6g} = {percent}")
+    return percent if short else f"{value:.6g} = {percent}"
 
 
 def values(exp: Experiment) -> pd.DataFrame:
@@ -113,20 +116,28 @@ def value_lines(frame: pd.DataFrame, round_name: str, name: str) -> list[str]:
     vw = min(22, max(8, *(len(v) for v in frame["variant"]))) + 2
     sw = min(24, max(9, *(len(s) for s in frame["strategy"]))) + 2
     left = WIDTH - vw - sw
-    head_w = max(24, left // 2 + 4)
+    key = "edge_per_total_wagered" if basis.endswith("wagered") else "edge_per_initial_bet"
+    records = list(zip(frame.to_dict("records"), frame.attrs["fractions"]))
+    cells = [(edge_words(r["edge"], f.get(key)), edge_words(r[other], f.get(other)))
+             for r, f in records]
+    widest = max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2
+    short = widest + max([len(b) for _, b in cells] + [len(other_label)]) > left
+    if short:  # too wide for 100 columns: the fraction and the %, without the decimal
+        cells = [(edge_words(r["edge"], f.get(key), True),
+                  edge_words(r[other], f.get(other), True)) for r, f in records]
+        widest = max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2
+    head_w = min(widest, left // 2 + 4)
     lines = [f"# {name}: exact values per {round_name}; house edge {basis} "
              "(+ = the house wins)",
-             f"{'variant':<{vw}}{'strategy':<{sw}}{'edge ' + basis:<{head_w}}{other_label}"]
-    for row, fractions in zip(frame.to_dict("records"), frame.attrs["fractions"]):
+             f"{'variant':<{vw}}{'strategy':<{sw}}{'edge ' + basis:<{head_w}}"
+             f"{other_label}"[:WIDTH]]
+    for (row, _fractions), (main, second) in zip(records, cells):
         start = f"{row['variant'][:vw - 2]:<{vw}}{row['strategy'][:sw - 2]:<{sw}}"
         if row["note"] and math.isnan(row["edge"]):
             for i, part in enumerate(_wrap(row["note"], left, "")):
                 lines.append((start if i == 0 else " " * (vw + sw)) + part)
             continue
-        key = "edge_per_total_wagered" if basis.endswith("wagered") else "edge_per_initial_bet"
-        main = edge_words(row["edge"], fractions.get(key))
-        second = edge_words(row[other], fractions.get(other))
-        lines.append(f"{start}{main:<{head_w}}{second}".rstrip())
+        lines.append(f"{start}{main:<{head_w}}{second}"[:WIDTH].rstrip())
         if row["note"]:
             lines.append(" " * (vw + sw) + row["note"][:left])
     return lines

@@ -197,6 +197,8 @@ def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _fmt(value: Any) -> str:
+    if value is None:
+        return ""
     if isinstance(value, float):
         if math.isnan(value):
             return ""
