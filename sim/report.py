@@ -108,6 +108,9 @@ def build(result: RunResult) -> pd.DataFrame:
             row.update(game.extra_columns(stats))
             rows.append(row)
     frame = pd.DataFrame(rows)
+    for column in ("note", "stderr_source", "exact_note"):
+        if column in frame and frame[column].isna().all():
+            frame[column] = math.nan  # an empty text column reads back the same from CSV
     extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]
     return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
 
