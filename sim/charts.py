@@ -90,7 +90,8 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     strategies = list(dict.fromkeys(frame["strategy"]))
     variants = list(dict.fromkeys(frame["variant"]))
     height = 0.8 / max(1, len(variants))
-    notes = frame["note"] if "note" in frame else pd.Series("", index=frame.index)
+    notes = (frame["note"].astype(object) if "note" in frame
+             else pd.Series("", index=frame.index, dtype=object))
     for vi, variant in enumerate(variants):
         part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
         part_notes = notes[frame["variant"] == variant].set_axis(

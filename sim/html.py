@@ -136,7 +136,8 @@ def headline_table(frame: pd.DataFrame) -> str:
         "95% CI low": frame["edge_ci95_low"], "95% CI high": frame["edge_ci95_high"],
         "exact": frame["edge_exact"], "z": frame["edge_z"], "SE from": frame["stderr_source"],
         other_label: frame[other].where(offered), "path": frame["path"],
-        "note": frame["note"].fillna(frame["exact_note"]) if "exact_note" in frame
+        "note": frame["note"].astype(object).fillna(frame["exact_note"].astype(object))
+        if "exact_note" in frame
         else frame["note"]})
     percent = [f"edge {basis}", "SE", "95% CI low", "95% CI high", "exact", other_label]
     styler = (table.style.hide(axis="index")
