@@ -125,8 +125,43 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     ax.grid(axis="x", alpha=0.3)
 
 
+def _no_stakes(frame: pd.DataFrame) -> bool:
+    """A game where nobody stakes anything (bridge, piquet): every edge is NaN."""
+    return bool(frame["edge_per_initial_bet"].isna().all())
+
+
+def mean_net_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
+    """The mean net result per round (points, a score) by variant and strategy, with 95%
+    error bars and the exact values: the edge chart of a game with no stakes."""
+    rows = frame["strategy"].nunique() * max(1, frame["variant"].nunique()) ** 0.5
+    fig, ax = _axes(None if fig is None else fig.gca(), (8, 1.4 + 0.45 * rows))
+    strategies = list(dict.fromkeys(frame["strategy"]))
+    variants = list(dict.fromkeys(frame["variant"]))
+    height = 0.8 / max(1, len(variants))
+    for vi, variant in enumerate(variants):
+        part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
+        y = np.arange(len(strategies)) + (vi - (len(variants) - 1) / 2) * height
+        se = part["std_net"] / np.sqrt(part["rounds"])
+        ax.errorbar(part["mean_net"], y, xerr=Z95 * se, fmt="o", ms=4, color=f"C{vi}",
+                    capsize=3, label=variant)
+        if "exact_mean_net" in part:
+            ax.plot(part["exact_mean_net"], y, "x", color="black", ms=6,
+                    label="exact" if vi == 0 else None)
+    ax.set_yticks(np.arange(len(strategies)), strategies)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean net result per round (95% CI)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    ax.set_title(f"{frame['game'].iloc[0]}: mean net result by variant and strategy "
+                 "(no stakes: no edge)")
+    return fig
+
+
 def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
-    """The headline house edge by variant and strategy (the basis named on the axis)."""
+    """The headline house edge by variant and strategy (the basis named on the axis); the mean
+    net result where nobody stakes anything."""
+    if _no_stakes(frame):
+        return mean_net_chart(frame, fig)
     rows = frame["strategy"].nunique()
     variants = frame["variant"].nunique()
     if fig is None:
@@ -217,7 +252,8 @@ def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: s
                     color="C0", alpha=0.2, label="95% CI")
     if exact is not None and math.isfinite(exact):
         ax.axhline(exact * 100, color="black", lw=1, ls="--", label="exact")
-    ax.set_xscale("log")
+    if rows["edge"].notna().any():  # a game without stakes has no edge to draw
+        ax.set_xscale("log")
     ax.set_title(title, fontsize="medium")
     ax.set_xlabel("rounds played (log)")
     ax.set_ylabel("edge, %")
@@ -309,7 +345,7 @@ def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | No
 
 def save(fig: Figure, path: Path, dpi: int = 110, footer: str | None = None) -> None:
     """Save as PNG (or SVG, by the suffix) atomically and free the figure."""
-    from sim.runner import write_atomic
+    from sim.files import write_atomic
 
     fmt = path.suffix.lstrip(".").lower() or "png"
     write_atomic(path, figure_bytes(fig, fmt, dpi, footer))

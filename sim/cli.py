@@ -9,14 +9,25 @@ import argparse
 import math
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from sim.errors import InputError
+from sim.interrupt import clean_interrupts
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+LIST_WIDTH = 100
+
+
+def _version() -> str:
+    try:
+        return version("houseedge")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,20 +38,24 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="houseedge", description="House edge of banking and betting games, "
                      "by Monte Carlo and exactly.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.add_argument("--version", action="version", version=f"houseedge {_version()}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     run = sub.add_parser("run", help="simulate an experiment file; write a report and charts")
     run.add_argument("file", help="experiment file (TOML)")
     run.add_argument("overrides", nargs="*", metavar="key=value",
                      help="override a key of the file, e.g. rounds=100000 "
                           "variants.stuss.soda=false")
-    run.add_argument("--rounds", help="rounds per variant and strategy")
+    run.add_argument("--rounds", help="rounds per variant and strategy (also for strategies "
+                                      "that set their own)")
     run.add_argument("--seed", help="root seed")
     run.add_argument("--jobs", type=int, default=1, help="parallel jobs (-1: all cores)")
     run.add_argument("--out", help="output folder (default: reports/<experiment name>)")
     run.add_argument("--resume", action="store_true",
                      help="finish an interrupted run from its saved chunks")
+    run.add_argument("--force", action="store_true",
+                     help="replace whatever run the output folder holds")
     run.add_argument("--backend", default="loky",
-                     help="joblib backend: loky (default), threading, multiprocessing or dask")
+                     help="joblib backend: loky (default), threading or dask")
     run.add_argument("--scheduler", help="dask scheduler address (with --backend dask)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     exact = sub.add_parser("exact", help="exact values only, no simulation")
@@ -56,7 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     charts.add_argument("--out", help="write the charts here (default: the run folder)")
     charts.add_argument("--format", default="png", choices=("png", "svg", "pdf"),
                         help="file format (default: png)")
-    sub.add_parser("list", help="games, presets and strategies")
+    listing = sub.add_parser("list", help="games, presets and strategies")
+    listing.add_argument("--counts-cards", action="store_true",
+                         help="only the strategies that remember cards already dealt")
     bench = sub.add_parser("bench", help="rounds per second against a numpy baseline")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
@@ -66,41 +83,92 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _short_table(frame) -> str:
-    """The headline columns (see :func:`sim.report.terminal_table`)."""
+    """The headline columns (see :func:`sim.report.terminal_table`); for a game with no
+    stakes, the mean net per round."""
     from sim.report import terminal_table
 
+    if frame["edge_per_initial_bet"].isna().all():
+        vw = max(8, *(len(v) for v in frame["variant"])) + 2
+        sw = max(9, *(len(s) for s in frame["strategy"])) + 2
+        return _short_table_no_stakes(frame, vw, sw)
     return terminal_table(frame)
 
 
+def _rounds(text: str | None) -> int | None:
+    """``--rounds``: a whole number, also written 1e6 or 1_000_000 (its range is checked with
+    the experiment's other numbers)."""
+    if text is None:
+        return None
+    try:
+        value = float(text.replace("_", "")) if any(c in text for c in "eE.") else \
+            int(text.replace("_", ""))
+    except ValueError:
+        raise InputError(f"--rounds: expected a whole number, got {text!r}") from None
+    if value != int(value):
+        raise InputError(f"--rounds: expected a whole number, got {text}")
+    return int(value)
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, with what the user needs to know to go on."""
+
+
+def _short_table_no_stakes(frame, vw: int, sw: int) -> str:
+    """For a game with no stakes (bridge, piquet): the mean net per round (points, a score)
+    with its standard error, the exact mean where there is one, and z."""
+    lines = [f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'mean net':>12}{'± se':>10}"
+             f"{'exact':>12}{'z':>7}"]
+    for _, r in frame.iterrows():
+        exact = r.get("exact_mean_net", math.nan)
+        exact = math.nan if exact is None else exact
+        z = r.get("z_mean_net", math.nan)
+        z = math.nan if z is None else z
+        se = r.std_net / math.sqrt(r.rounds) if r.rounds else math.nan
+        lines.append(f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}{r.mean_net:>12.4f}"
+                     f"{se:>10.4f}{'' if math.isnan(exact) else f'{exact:.4f}':>12}"
+                     f"{'' if math.isnan(z) else f'{z:+.2f}':>7}")
+    return "\n".join(lines)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    from sim import experiment, report, runner
+    from sim import checkpoints, experiment, report, runner
 
     overrides = list(args.overrides)
-    if args.rounds is not None:
-        overrides.append(f"rounds={args.rounds}")
     if args.seed is not None:
         overrides.append(f"seed={args.seed}")
     if args.jobs == 0 or args.jobs < -1:
         raise InputError(f"--jobs: expected a positive number or -1, got {args.jobs}")
-    exp = experiment.load(args.file, overrides)
+    runner.check_backend(args.backend, args.scheduler)
+    exp = experiment.load(args.file, overrides, rounds=_rounds(args.rounds))
     out_dir = Path(args.out) if args.out else Path("reports") / exp.name
+    folder = out_dir / checkpoints.CHUNK_DIR
     started = time.perf_counter()
     try:
         result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
                             backend=args.backend, scheduler=args.scheduler,
-                            progress=False if args.quiet else None)
+                            progress=False if args.quiet else None, force=args.force)
+        seconds = time.perf_counter() - started
+        frame = report.write_all(result, out_dir, seconds, args.jobs)
     except KeyboardInterrupt:
-        kept = len(list((out_dir / runner.CHUNK_DIR).glob("v*-s*-c*.json")))
-        total = len(runner.plan(exp))
-        print(f"houseedge: interrupted: {kept} of {total} chunks kept in "
-              f"{out_dir / runner.CHUNK_DIR}; run again with --resume to finish",
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    seconds = time.perf_counter() - started
-    frame = report.write_all(result, out_dir, seconds, args.jobs)
+        store = checkpoints.CheckpointStore(out_dir, exp)
+        try:
+            store.load(repair=False)
+            kept = f"{store.done_chunks():,} of {checkpoints.total_chunks(exp):,} chunks kept"
+        except InputError:
+            kept = "finished chunks kept"
+        raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
-    print(f"\n{sum(c.rounds for c in runner.plan(exp)):,} rounds in "
-          f"{seconds:.1f} s; report, summary, manifest and charts in {out_dir}/")
+    from sim import games
+
+    for line in games.get(exp.game).run_lines(frame):
+        print(line)
+    if exp.session is not None:  # the [session] table: bankroll and risk of ruin
+        from sim.risk.report import short_table
+
+        print(short_table(out_dir))
+    rounds = len(exp.variants) * sum(s.rounds or exp.rounds for s in exp.strategies)
+    print(f"\n{rounds:,} rounds in {seconds:.1f} s; report, summary, manifest and charts in "
+          f"{out_dir}/")
     return 0
 
 
@@ -111,9 +179,11 @@ def _number(value: float | None) -> float:
 
 def _cmd_exact(args: argparse.Namespace) -> int:
     from sim import exact_report, experiment
+    from sim.files import writable_folder
 
     exp = experiment.load(args.file, args.overrides)
-    for line in exact_report.lines(exp, Path(args.out) if args.out else None):
+    out = writable_folder(Path(args.out), "--out") if args.out else None
+    for line in exact_report.lines(exp, out):
         print(line)
     return 0
 
@@ -149,16 +219,28 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from strategies import base
     from strategies.betting import PROGRESSIONS
 
+    def item(name: str, text: str, params: str = "") -> None:
+        # The name on its own column, then the text wrapped beside it, then the parameters.
+        lines = textwrap.wrap(text, LIST_WIDTH - 26) or [""]
+        if params:
+            lines += textwrap.wrap(f"params: {params}", LIST_WIDTH - 26,
+                                   subsequent_indent="  ")
+        head = f"    {name:<21} " if len(name) <= 21 else f"    {name}\n{'':26}"
+        print(head + f"\n{'':26}".join(lines))
+
     for name in games.names():
         game = games.get(name)
-        print(f"{name}: {game.description}")
-        print(f"  presets: {', '.join(game.presets)}")
+        print(textwrap.fill(f"{name}: {game.description}", LIST_WIDTH, subsequent_indent="  "))
+        print(textwrap.fill(f"presets: {', '.join(game.presets)}", LIST_WIDTH,
+                            initial_indent="  ", subsequent_indent="    "))
         print("  strategies:")
         for info in base.registered(name):
-            print(f"    {info.name:<16}{info.description}")
+            if args.counts_cards and not info.counts_cards:
+                continue
+            item(info.name, info.description, base.parameters(info.factory))
     print("progressions (any game):")
     for name, cls in PROGRESSIONS.items():
-        print(f"    {name:<16}{(cls.__doc__ or '').strip().splitlines()[0]}")
+        item(name, (cls.__doc__ or "").strip().splitlines()[0], base.parameters(cls))
     return 0
 
 
@@ -173,10 +255,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``houseedge`` command; returns the exit code."""
+    with clean_interrupts():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         parser = _parser()
         # key=value overrides may stand anywhere among the options.
         args, extra = parser.parse_known_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
         if extra and (not hasattr(args, "overrides") or any(e.startswith("-") for e in extra)):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         if extra:
@@ -188,9 +278,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"houseedge: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyError as exc:  # unknown game name on the command line
-        print(f"houseedge: error: {exc.args[0]}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except _Interrupted as exc:
+        print(f"houseedge: interrupted: {exc}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print("houseedge: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into head or a pager that quit
         sys.stdout = open(os.devnull, "w")
         return 0

@@ -1,4 +1,9 @@
-"""The one error type the command line turns into a one-line message and exit code 2."""
+"""The error types the command line turns into a one-line message and exit code 2."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
 
 
 class InputError(Exception):
@@ -22,3 +27,30 @@ class StrategyFailedError(InputError):
     def __init__(self, strategy: object, situation: str, exc: BaseException) -> None:
         name = getattr(strategy, "name", None) or type(strategy).__name__
         super().__init__(f"strategy {name!r} raised {type(exc).__name__}: {exc} ({situation})")
+
+
+class UnknownName(InputError, KeyError):
+    """A name that is not among the known ones: a game, preset, rule, strategy, key or variant.
+
+    The message lists the known names and suggests the closest (``difflib``). It is a
+    :class:`KeyError` too, so code that asks "is this name known?" can catch it as such.
+
+    Attributes:
+        kind: what was looked up ("game", "rule", "variant", ...).
+        name: the name given.
+        known: every name that would have been accepted.
+        closest: the closest known name, or None.
+    """
+
+    def __init__(self, kind: str, name: object, known: Iterable[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.known = sorted(str(k) for k in known)
+        matches = difflib.get_close_matches(str(name), self.known, n=1, cutoff=0.6)
+        self.closest = matches[0] if matches else None
+        hint = f"did you mean {self.closest!r}? " if self.closest else ""
+        known_text = ", ".join(self.known) or "none"
+        super().__init__(f"unknown {kind} {name!r} ({hint}known: {known_text})")
+
+    def __str__(self) -> str:  # not quoted, as KeyError would
+        return self.args[0]

@@ -110,6 +110,17 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
 def value_lines(frame: pd.DataFrame, round_name: str, name: str) -> list[str]:
     """The values table for the terminal, within 100 columns."""
     basis = frame["headline_basis"].iloc[0]
+    if frame["edge"].isna().all() and frame["mean_net"].notna().any():
+        # No stakes in this game (bridge, piquet): the exact mean net result per round.
+        lines = [f"# {name}: exact mean net result per {round_name} (no stakes)"]
+        vw = min(22, max(8, *(len(v) for v in frame["variant"]))) + 2
+        sw = min(24, max(9, *(len(s) for s in frame["strategy"]))) + 2
+        for row in frame.to_dict("records"):
+            value = "" if math.isnan(row["mean_net"]) else f"{row['mean_net']:.6g}"
+            text = value or row["note"]
+            lines.append(f"{row['variant'][:vw - 2]:<{vw}}{row['strategy'][:sw - 2]:<{sw}}"
+                         f"{text}"[:WIDTH])
+        return lines
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \
         else "edge per amount wagered"
@@ -158,7 +169,7 @@ def table_text(table: pd.DataFrame) -> str:
 
 def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
     """What ``houseedge exact`` prints, line by line; with ``out``, the CSV files too."""
-    from sim.runner import write_atomic
+    from sim.files import write_atomic
 
     game = games.get(exp.game)
     frame = values(exp)

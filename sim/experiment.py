@@ -27,21 +27,25 @@ A file looks like::
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from sim import games
-from sim.errors import InputError
+from sim.errors import InputError, UnknownName
 from sim.progression import ProgressionSpec
+from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
 from strategies.betting import progression_spec
 
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
-            "variants", "strategies"}
+            "variants", "strategies", "session"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
 MAX_SEED = 2**63 - 1
@@ -87,11 +91,63 @@ class Experiment:
     strategies: tuple[StrategySpec, ...]
     source: str
     resolved: Mapping[str, Any] = field(repr=False)
+    files: Mapping[str, str] = field(default_factory=dict, repr=False)  # path -> sha256
+    session: Any = None  # a sim.risk.SessionSpec: bankroll and session length ([session])
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that decides the numbers of a run's chunks, as plain data: the resolved
+        experiment (less its name and description, and the [session] table, which decides only
+        the risk files, computed afresh by every run), the content of every file it reads (user
+        strategy files, prize tables, observed coups, charts) and the engine's version and code."""
+        return {
+            "experiment": json.loads(json.dumps(
+                {k: v for k, v in self.resolved.items()
+                 if k not in ("name", "description", "session")},
+                sort_keys=True, default=str)),
+            "files": dict(sorted(self.files.items())),
+            "houseedge": engine_identity(),
+        }
 
     def fingerprint(self) -> str:
-        """Canonical JSON of everything that determines the numbers of a run."""
-        data = {k: v for k, v in self.resolved.items() if k not in ("name", "description")}
-        return json.dumps(data, sort_keys=True, default=str)
+        """A digest of :meth:`identity`."""
+        text = json.dumps(self.identity(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def engine_identity() -> dict[str, str]:
+    """The engine's version and a digest of its own source (sim/ and strategies/), so that a
+    checkpoint made by other code is never resumed by this one."""
+    try:
+        release = version("houseedge")
+    except PackageNotFoundError:
+        release = "unknown"
+    root = Path(__file__).resolve().parents[1]
+    sha = hashlib.sha256()
+    for package in ("sim", "strategies"):
+        for path in sorted((root / package).rglob("*.py")):
+            sha.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return {"version": release, "source": sha.hexdigest()}
+
+
+def _files_read(game: Any, variants: Sequence[VariantSpec], strategies: Sequence[StrategySpec]
+                ) -> dict[str, str]:
+    """path -> sha256 of every file outside the engine that the experiment's numbers read."""
+    paths: set[Path] = set()
+    for variant in variants:
+        for rule in game.file_rules:
+            value = getattr(variant.rules, rule, "")
+            path = game.data_file(rule, value) if value else None
+            if path is not None:
+                paths.add(path)
+    for spec in strategies:
+        paths.update(strategy_registry.files_read(game.name, spec.use, spec.params,
+                                                   Path(spec.base_dir)))
+    return {str(p): _digest(p) for p in sorted(paths) if p.is_file()}
 
 
 class _Checker:
@@ -132,7 +188,7 @@ class _Checker:
         extra = sorted(set(data) - allowed)
         if extra:
             where = f"{path}.{extra[0]}" if path else extra[0]
-            raise self.error(where, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+            raise self.error(where, str(UnknownName("key", extra[0], allowed)))
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
@@ -147,11 +203,50 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     return [part.strip() for part in key.strip().split(".")], value
 
 
+def _check_override_path(data: Mapping[str, Any], path: list[str], text: str) -> list[str]:
+    """The override's path with a strategy named by name turned into its index.
+
+    An override sets a value; it never adds a variant, a strategy or a key that an experiment
+    file cannot have (a typo would otherwise run as a new, silently added row).
+    """
+    top = path[0]
+    if top not in TOP_KEYS:
+        raise InputError(f"override {text!r}: {UnknownName('key', top, TOP_KEYS)}")
+    if top in ("variants", "strategies") and len(path) < 3:
+        raise InputError(f"override {text!r}: expected {top}.<name>.<key>=value")
+    if top == "variants":
+        known = data.get("variants") or {}
+        if path[1] not in known:
+            raise InputError(f"override {text!r}: {UnknownName('variant', path[1], known)}")
+    elif top == "strategies":
+        entries = data.get("strategies") or []
+        names = {str(e.get("name", e.get("use"))): i for i, e in enumerate(entries)
+                 if isinstance(e, Mapping)}
+        if path[1].isdigit() and int(path[1]) < len(entries):
+            index = int(path[1])
+        elif path[1] in names:
+            index = names[path[1]]
+        else:
+            known = [*names, *(str(i) for i in range(len(entries)))]
+            raise InputError(f"override {text!r}: {UnknownName('strategy', path[1], known)}")
+        if path[2] not in STRATEGY_KEYS:
+            raise InputError(f"override {text!r}: "
+                             f"{UnknownName('strategy key', path[2], STRATEGY_KEYS)}")
+        path = [top, str(index), *path[2:]]
+    return path
+
+
 def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
-    """A copy of ``data`` with each ``key.path=value`` set (list items by index)."""
+    """A copy of ``data`` with each ``key.path=value`` set (strategies by index or name).
+
+    Raises:
+        InputError: an override naming a variant, strategy or key the file does not have (with
+            the closest known name), or a path through something that is not a table.
+    """
     data = copy.deepcopy(data)
     for text in overrides:
         path, value = parse_override(text)
+        path = _check_override_path(data, path, text)
         node: Any = data
         for i, part in enumerate(path[:-1]):
             if isinstance(node, list):
@@ -173,17 +268,19 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
 
 
 def _variant(game: Any, chk: _Checker, name: str, base: Mapping[str, Any],
-             own: Mapping[str, Any], path: str) -> VariantSpec:
+             own: Mapping[str, Any], path: str, base_dir: Path) -> VariantSpec:
     merged = {**base, **own}
     preset = merged.pop("preset", next(iter(game.presets)))
     if preset not in game.presets:
-        raise chk.error(f"{path}.preset", f"unknown preset {preset!r} "
-                                          f"(expected one of {', '.join(game.presets)})")
+        raise chk.error(f"{path}.preset", str(UnknownName("preset", preset, game.presets)))
+    for key in game.file_rules:
+        # A file named in an experiment is found beside the experiment, from any folder.
+        if isinstance(merged.get(key), str):
+            merged[key] = game.locate(key, merged[key], base_dir)
     try:
         rules = game.make_rules(preset, merged)
-    except KeyError as exc:
-        key = next((k for k in merged if repr(k) in str(exc)), "")
-        raise chk.error(f"{path}.{key}" if key else path, exc.args[0]) from None
+    except UnknownName as exc:
+        raise chk.error(f"{path}.{exc.name}", str(exc)) from None
     except (ValueError, TypeError) as exc:
         key = str(exc).split(":")[0]
         raise chk.error(f"{path}.{key}", str(exc).partition(": ")[2] or str(exc)) from None
@@ -229,15 +326,25 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
     return spec
 
 
-def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experiment:
-    """Validate a parsed experiment; ``source`` names it in messages."""
+def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
+              rounds: int | None = None) -> Experiment:
+    """Validate a parsed experiment; ``source`` names it in messages.
+
+    ``rounds`` (the command line's ``--rounds``) sets every row's count, a strategy's own
+    ``rounds`` included; without it a strategy's own ``rounds`` wins over the file's.
+    """
     chk = _Checker(source)
     chk.unknown(data, TOP_KEYS, "")
     game_name = chk.string(data, "game", "game")
     try:
         game = games.get(game_name)
-    except KeyError as exc:
-        raise chk.error("game", exc.args[0]) from None
+    except UnknownName as exc:
+        raise chk.error("game", str(exc)) from None
+    if rounds is not None:
+        data = {**data, "rounds": rounds,
+                "strategies": [{k: v for k, v in e.items() if k != "rounds"}
+                               if isinstance(e, Mapping) else e
+                               for e in data.get("strategies") or []]}
     rounds = chk.integer(data, "rounds", None, 1)
     seed = chk.integer(data, "seed", 0, 0, MAX_SEED)
     chunk = chk.integer(data, "chunk_rounds", min(DEFAULT_CHUNK, rounds), 1)
@@ -249,11 +356,11 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experimen
     if variants_data:
         variants = tuple(
             _variant(game, chk, str(name), base_rules, chk.table(own, f"variants.{name}"),
-                     f"variants.{name}")
+                     f"variants.{name}", base_dir)
             for name, own in variants_data.items())
     else:
         preset = base_rules.get("preset", next(iter(game.presets)))
-        variants = (_variant(game, chk, str(preset), base_rules, {}, "rules"),)
+        variants = (_variant(game, chk, str(preset), base_rules, {}, "rules", base_dir),)
     entries = data.get("strategies")
     if not isinstance(entries, list) or not entries:
         raise chk.error("strategies", "expected a non-empty array of tables [[strategies]]")
@@ -263,6 +370,9 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experimen
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise chk.error("strategies", f"names must be unique; give a name to {dupes[0]!r}")
+    session = parse_session(data["session"], source) if "session" in data else None
+    if session is not None:
+        check_sessions(game, variants, strategies, source)
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str) or not name or "/" in name:
         raise chk.error("name", f"expected a plain name, got {name!r}")
@@ -273,18 +383,44 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path) -> Experimen
         "strategies": [{"name": s.name, "use": s.use, "params": dict(s.params),
                         "progression": s.progression.__dict__,
                         **({"rounds": s.rounds} if s.rounds else {})} for s in strategies],
+        **({"session": session.__dict__} if session else {}),
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
-                      strategies, source, resolved)
+                      strategies, source, resolved, _files_read(game, variants, strategies),
+                      session)
 
 
-def load(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
-    """Read, override and validate an experiment file."""
+def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -> list[str]:
+    """The overrides, with a relative file named on the command line made absolute: a path
+    typed at a shell is taken from where the shell is (one in the file, from the file)."""
+    try:
+        game = games.get(str(data.get("game")))
+    except UnknownName:
+        return list(overrides)  # reported when the file is validated
+    fixed = []
+    for text in overrides:
+        path, _ = parse_override(text)
+        key, _, raw = text.partition("=")
+        if path[-1] in game.file_rules and path[0] in ("rules", "variants"):
+            value = raw.strip().strip("\"'")
+            text = f"{key}={json.dumps(game.locate(path[-1], value, Path.cwd()))}"
+        fixed.append(text)
+    return fixed
+
+
+def load(path: str | Path, overrides: Sequence[str] = (), rounds: int | None = None
+         ) -> Experiment:
+    """Read, override and validate an experiment file (``rounds``: see :func:`from_dict`)."""
     path = Path(path)
     try:
         text = path.read_text()
     except FileNotFoundError:
         raise InputError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not an experiment file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                         f"{exc.object[exc.start:exc.start + 1]!r}); save it as UTF-8") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}") from None
     try:
@@ -292,7 +428,7 @@ def load(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
     try:
-        data = apply_overrides(data, overrides)
+        data = apply_overrides(data, _from_working_directory(data, overrides))
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
-    return from_dict(data, str(path), path.parent.resolve())
+    return from_dict(data, str(path), path.parent.resolve(), rounds)

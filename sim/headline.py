@@ -81,6 +81,13 @@ def headline(row: dict[str, Any], basis: str, stats: Stats, not_offered: str | N
         edge, exact = row["edge_per_total_wagered"], row["exact_edge_per_total_wagered"]
         se, se_exact = row["se_total"], row["se_total_exact"]
     out: dict[str, Any] = {"headline_basis": BASIS_LABELS[basis]}
+    if stats.sums["sum_initial"] == 0 and stats.sums["sum_wagered"] == 0 and stats.rounds:
+        # A game where nobody stakes anything (bridge, piquet): no edge on any basis; the
+        # report compares the mean net result instead.
+        return {**out, "headline_basis": "no stakes", "edge": math.nan,
+                "edge_stderr": math.nan, "edge_ci95_low": math.nan, "edge_ci95_high": math.nan,
+                "edge_exact": math.nan, "edge_z": math.nan, "stderr_source": None,
+                "note": None}
     note = not_offered
     if note is None and stats.sums["sum_wagered"] == 0:
         note = "no bet placed in any round"

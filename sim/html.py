@@ -126,6 +126,11 @@ def headline_table(frame: pd.DataFrame) -> str:
     """The headline table as HTML (pandas Styler): edges in %, SE, CI, exact and z, the z
     cell coloured by agreement (green |z| < 2, amber < 3, red beyond)."""
     basis = frame["headline_basis"].iloc[0]
+    if basis == "no stakes":  # the mean net result per round, against its exact value
+        table = frame[[c for c in ("variant", "strategy", "rounds", "mean_net", "std_net",
+                                   "exact_mean_net", "z_mean_net", "path") if c in frame]]
+        return plain_table(table, "headline").replace('class="plain sortable"',
+                                                      'class="headline sortable"')
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \
         else "edge per amount wagered"

@@ -9,6 +9,7 @@ Edges are the house's: positive means the house wins.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import platform
@@ -22,8 +23,11 @@ from typing import Any
 import pandas as pd
 
 from sim import games
+from sim.checkpoints import trace_point
+from sim.files import recording, write_atomic
 from sim.headline import HEADLINE_COLUMNS, headline
-from sim.runner import RunResult, write_atomic
+from sim.run_folder import MANIFEST
+from sim.runner import RunResult
 from sim.stats import Z95, Stats, z_score
 
 CORE_COLUMNS = [
@@ -96,6 +100,14 @@ def build(result: RunResult) -> pd.DataFrame:
                 se_total_exact = True
             row["z_vs_exact_per_total_wagered"] = z_score(
                 stats.edge_per_total_wagered, exact_total, stderr_total)
+            if exact and exact.mean_initial_stake is None and exact.mean_total_wagered is None:
+                # A game with no stakes (a bridge deal, a piquet hand): the edges are NaN and
+                # the mean net itself is compared with its exact value.
+                row["exact_mean_net"] = _nan_if_none(exact.mean_net)
+                sd = exact.sd_net if exact.sd_net is not None else stats.std_net
+                row["z_mean_net"] = z_score(stats.mean_net, exact.mean_net,
+                                            sd / math.sqrt(stats.rounds) if stats.rounds
+                                            else math.nan)
             row["path"] = game.engine_path(variant.rules, strategy)
             row.update(headline(
                 {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
@@ -127,25 +139,28 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
     final = {} if frame is None else {
         (r.variant, r.strategy): r for r in frame.itertuples(index=False)}
     rows = []
-    for (vi, si), parts in sorted(result.chunks.items()):
+    for (vi, si), trace in sorted(result.traces.items()):
+        merged = result.merged(vi, si)
+        points = [*trace] if trace and trace[-1]["rounds"] == merged.rounds else [
+            *trace, trace_point(len(trace), merged)]
         variant, strategy = exp.variants[vi].name, exp.strategies[si].name
         last = final.get((variant, strategy))
-        total = sum(p.rounds for p in parts)
-        running = Stats()
-        for part in parts:
-            running = running.merge(part)
-            if basis == "wagered":
-                edge, stderr = running.edge_per_total_wagered, running.stderr_per_total_wagered
+        for point in points:
+            if basis == "wagered":  # kept by the checkpoints beside the per-stake estimate
+                edge = point.get("edge_total", math.nan)
+                stderr = point.get("stderr_total", math.nan)
             else:
-                edge, stderr = running.edge_per_initial_bet, running.stderr
+                edge, stderr = point["edge"], point["stderr"]
             source = "sample"
-            if last is not None and last.stderr_source == "exact" and running.rounds:
-                stderr = last.edge_stderr * math.sqrt(total / running.rounds)
+            if last is not None and last.stderr_source == "exact" and point["rounds"]:
+                stderr = last.edge_stderr * math.sqrt(merged.rounds / point["rounds"])
                 source = "exact"
-            rows.append({"variant": variant, "strategy": strategy, "rounds": running.rounds,
-                         "edge": edge, "stderr": stderr, "stderr_source": source})
+            rows.append({"variant": variant, "strategy": strategy, "rounds": point["rounds"],
+                         "edge": edge, "stderr": stderr, "stderr_source": source,
+                         "mean_net": point.get("mean_net", math.nan),
+                         "stderr_mean_net": point.get("stderr_mean_net", math.nan)})
     frame_out = pd.DataFrame(rows, columns=["variant", "strategy", "rounds", "edge", "stderr",
-                                            "stderr_source"])
+                                            "stderr_source", "mean_net", "stderr_mean_net"])
     frame_out["ci95_low"] = frame_out["edge"] - Z95 * frame_out["stderr"]
     frame_out["ci95_high"] = frame_out["edge"] + Z95 * frame_out["stderr"]
     return frame_out
@@ -155,7 +170,7 @@ def outcomes(result: RunResult) -> pd.DataFrame:
     """The distribution of the net result per round, per variant and strategy."""
     exp = result.experiment
     rows = []
-    for (vi, si) in sorted(result.chunks):
+    for (vi, si) in sorted(result.stats):
         stats = result.merged(vi, si)
         for net, count in sorted(stats.net_hist.items()):
             rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
@@ -191,8 +206,11 @@ def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
         "source": exp.source,
         # where a strategy file named in the experiment is found: a rebuild needs it
         "base_dir": exp.strategies[0].base_dir if exp.strategies else None,
+        "fingerprint": exp.fingerprint(),
+        "files_read": dict(exp.files),
         "seed": exp.seed,
         "chunk_rounds": exp.chunk_rounds,
+        **result.execution,
         "versions": _versions(),
         "git_revision": _git_revision(),
         **extra,
@@ -222,6 +240,10 @@ SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge", "edge_stderr", "edge
                    "path", "note"]
 
 
+NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "exact_mean_net",
+                     "z_mean_net", "path"]
+
+
 def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
     """A short Markdown summary of a run."""
     exp = result.experiment
@@ -240,7 +262,12 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "exact standard deviation where `stderr_source` says exact), and `edge_z` compares "
         "it with `edge_exact` where an exact value exists. Both bases are given beside it.",
         "",
-        markdown_table(frame, SUMMARY_COLUMNS),
+        *(["Nobody stakes anything in this game: the edges are NaN, and the mean net result "
+           "per round is compared with its exact value (`exact_mean_net`, `z_mean_net`) where "
+           "there is one.", "",
+           markdown_table(frame, [c for c in NO_STAKES_COLUMNS if c in frame])]
+          if frame["edge_per_initial_bet"].isna().all()
+          else [markdown_table(frame, SUMMARY_COLUMNS)]),
         "",
         "Files: `report.html` (the page to read), `report.csv` (every column), "
         "`manifest.json`, `convergence.csv`, `outcomes.csv`, and the charts (PNG).",
@@ -288,9 +315,9 @@ def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
         import pyarrow  # noqa: F401
     except ImportError:
         return False
-    tmp = path.with_name(f".{path.name}.tmp")
-    frame.to_parquet(tmp, index=False)
-    tmp.replace(path)
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    write_atomic(path, buffer.getvalue())
     return True
 
 
@@ -342,6 +369,14 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                        figure)
 
 
+def _listed_files(out_dir: Path) -> set[str]:
+    try:
+        listed = json.loads((out_dir / MANIFEST).read_text()).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {str(f) for f in listed if "/" not in str(f) and f != MANIFEST}
+
+
 def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
     """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts,
     report.html and manifest.json into ``out_dir``; each file appears whole or not at all."""
@@ -356,33 +391,42 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
     rebuild from the saved chunks and the old manifest writes the same bytes."""
     from sim import charts, html
 
-    frame = build(result)
-    conv = convergence(result, frame)
-    dist = outcomes(result)
-    written = ["report.csv", "convergence.csv", "outcomes.csv", "summary.md", "report.html"]
-    write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
-    parquet = write_parquet(frame, out_dir / "report.parquet")
-    if parquet:
-        written.append("report.parquet")
-    write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
-    write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
-    footer = chart_footer(result)
-    svgs = []
-    for name, caption, figure in run_charts(result, frame, conv, dist):
-        charts.add_footer(figure, footer)
-        write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
-        svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
-        written.append(name)
+    previous = _listed_files(out_dir)
     seconds = float(run_info.get("seconds", 0.0))
-    write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
-    files = sorted(set(written))
-    info = manifest(result, {**run_info, "parquet": parquet,
-                             "files": files + ["manifest.json"]})
-    chart_notes = [] if charts.convergence_drawable(conv) else [
-        "No convergence chart: no row has three chunks or more (chunks of "
-        f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
-        "convergence.csv."]
-    write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info,
-                                                    chart_notes=chart_notes))
-    write_atomic(out_dir / "manifest.json", json.dumps(info, indent=2, default=str))
+    with recording(out_dir) as written:
+        frame = build(result)
+        conv = convergence(result, frame)
+        dist = outcomes(result)
+        write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
+        write_parquet(frame, out_dir / "report.parquet")
+        write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
+        write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
+        footer = chart_footer(result)
+        svgs = []
+        for name, caption, figure in run_charts(result, frame, conv, dist):
+            charts.add_footer(figure, footer)
+            write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
+            svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
+        write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
+        sections = {}
+        if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
+            from sim.risk.report import write_risk
+
+            write_risk(result.experiment, out_dir, int(run_info.get("jobs", 1)))
+            if (out_dir / "risk.csv").exists():
+                sections["Bankroll and risk"] = {"risk": pd.read_csv(out_dir / "risk.csv")}
+        info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
+                                 "files": sorted(written | {"report.html", MANIFEST})})
+        chart_notes = [] if charts.convergence_drawable(conv) else [
+            "No convergence chart: no row has three chunks or more (chunks of "
+            f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
+            "convergence.csv."]
+        write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info,
+                                                        sections=sections,
+                                                        chart_notes=chart_notes))
+    # The manifest lists exactly this run's files; whatever an earlier write of this folder
+    # left that this one did not write again is removed, so no stale file survives.
+    for name in previous - written:
+        (out_dir / name).unlink(missing_ok=True)
+    write_atomic(out_dir / MANIFEST, json.dumps(info, indent=2, default=str))
     return frame

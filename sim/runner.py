@@ -2,21 +2,20 @@
 
 Every (variant, strategy) pair is cut into chunks of the experiment's fixed size. A chunk is
 played from its own seed (:func:`sim.rng.chunk_seed`), returns statistics (never rounds), and is
-written to ``<out>/chunks/`` as JSON the moment it finishes. The results are merged in chunk
-order, so the numbers do not depend on the number of jobs, the backend, or on whether the run
-was interrupted and resumed.
+kept in ``<out>/chunks/`` (:mod:`sim.checkpoints`) the moment it finishes. The results are merged
+in chunk order, so the numbers do not depend on the number of jobs, the backend, or on whether
+the run was interrupted and resumed. Chunks are planned lazily and kept merged, so memory and
+the checkpoints stay bounded whatever the number of rounds.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
-import tempfile
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,159 +23,148 @@ from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
 from sim import games
-from sim.errors import InputError
+from sim.checkpoints import CheckpointStore, Chunk
+from sim.errors import InputError, UnknownName
 from sim.experiment import Experiment, StrategySpec
+from sim.interrupt import workers_immune
 from sim.rng import chunk_seed
+from sim.run_folder import open_run
 from sim.stats import Stats
 
-CHUNK_DIR = "chunks"
-FINGERPRINT_FILE = "experiment.json"
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """One unit of work."""
-
-    variant: int
-    strategy: int
-    index: int
-    rounds: int
-
-    @property
-    def filename(self) -> str:
-        return f"v{self.variant}-s{self.strategy}-c{self.index}.json"
+BACKENDS = ("loky", "threading", "dask")
+SCHEDULER_TIMEOUT_SECONDS = 10
 
 
 @dataclass
 class RunResult:
-    """Per (variant, strategy): the chunk statistics in chunk order."""
+    """Per (variant, strategy): the merged statistics and the running estimate by chunk count.
+
+    ``execution`` says how the run was executed (jobs, backend, scheduler) for its manifest.
+    """
 
     experiment: Experiment
-    chunks: dict[tuple[int, int], list[Stats]]
+    stats: dict[tuple[int, int], Stats]
+    traces: dict[tuple[int, int], list[dict[str, float]]]
+    execution: dict[str, Any] = field(default_factory=dict)
 
     def merged(self, variant: int, strategy: int) -> Stats:
-        return Stats.merge_all(self.chunks[(variant, strategy)])
+        return self.stats[(variant, strategy)]
 
-
-def plan(experiment: Experiment) -> list[Chunk]:
-    """Every chunk of the experiment (the last chunk of a pair may be short)."""
-    size = experiment.chunk_rounds
-    chunks = []
-    for v in range(len(experiment.variants)):
-        for s, strategy in enumerate(experiment.strategies):
-            rounds = strategy.rounds or experiment.rounds
-            chunks += [Chunk(v, s, c, min(size, rounds - c * size))
-                       for c in range(-(-rounds // size))]
-    return chunks
+    @classmethod
+    def from_store(cls, store: CheckpointStore, execution: dict[str, Any] | None = None
+                   ) -> RunResult:
+        """The result held by a finished run's checkpoints."""
+        return cls(store.experiment,
+                   {pair: p.stats for pair, p in store.progress.items()},
+                   {pair: list(p.trace) for pair, p in store.progress.items()},
+                   dict(execution or {}))
 
 
 _BUILT: dict[str, Any] = {}
 
 
-def _strategy(game: str, spec: StrategySpec) -> Any:
+def _strategy(game: str, spec: StrategySpec, files: tuple[tuple[str, str], ...]) -> Any:
     # Built once per worker process: importing a user's file and constructing is not free.
-    key = json.dumps([game, spec.use, spec.params, spec.base_dir], sort_keys=True, default=str)
+    # The key holds the content of the files the experiment reads: a worker that outlives one
+    # run never plays a strategy file as it was before an edit.
+    key = json.dumps([game, spec.use, spec.params, spec.base_dir, files], sort_keys=True,
+                     default=str)
     if key not in _BUILT:
         _BUILT[key] = spec.build(game)
     return _BUILT[key]
 
 
-def run_chunk(game_name: str, rules: Any, spec: StrategySpec, rounds: int, root_seed: int,
-              chunk: Chunk) -> tuple[Chunk, dict[str, Any]]:
+def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, rounds: int,
+              root_seed: int, chunk: Chunk, files: tuple[tuple[str, str], ...] = ()
+              ) -> tuple[Chunk, dict[str, Any]]:
     """Play one chunk (in a worker) and return it with its statistics as plain data."""
     game = games.get(game_name)
-    seed = chunk_seed(root_seed, chunk.variant, chunk.strategy, chunk.index)
-    stats = game.simulate(rules, _strategy(game_name, spec), spec.progression, rounds, seed)
+    seed = chunk_seed(root_seed, variant, spec.name, chunk.index)
+    strategy = _strategy(game_name, spec, files)
+    stats = game.simulate(rules, strategy, spec.progression, rounds, seed)
+    stats.close_batch(dependent=not game.rounds_independent(rules))
     return chunk, stats.to_json()
 
 
-def write_atomic(path: Path, data: bytes | str) -> None:
-    """Write a file so that readers see either nothing or all of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode() if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
-def _fingerprint(experiment: Experiment) -> str:
-    return hashlib.sha256(experiment.fingerprint().encode()).hexdigest()
-
-
-def _prepare_checkpoints(experiment: Experiment, out_dir: Path, resume: bool) -> dict[str, Any]:
-    """Open the checkpoint folder; on resume, the finished chunks it holds."""
-    folder = out_dir / CHUNK_DIR
-    marker = folder / FINGERPRINT_FILE
-    if resume and marker.exists():
-        saved = json.loads(marker.read_text())
-        if saved.get("fingerprint") != _fingerprint(experiment):
-            raise InputError(
-                f"{marker}: fingerprint: the saved chunks come from a different experiment "
-                "(rounds, seed, chunk size, variants or strategies changed); run without --resume")
-        done = {}
-        for path in folder.glob("v*-s*-c*.json"):
-            done[path.name] = json.loads(path.read_text())
-        return done
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    write_atomic(marker, json.dumps({"fingerprint": _fingerprint(experiment),
-                                     "experiment": experiment.resolved}, indent=2, default=str))
-    return {}
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """Refuse a backend this runner cannot use, before anything is written."""
+    if backend == "multiprocessing":
+        raise InputError("--backend multiprocessing: it cannot hand back chunks as they finish, "
+                         "which checkpoints need; loky (the default) runs local processes")
+    if backend not in BACKENDS:
+        raise InputError(f"--backend: {UnknownName('backend', backend, BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise InputError(f"--scheduler: only used with --backend dask (got --backend {backend})")
 
 
 @contextmanager
-def _backend(backend: str, scheduler: str | None) -> Iterator[None]:
-    if backend == "dask":
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise InputError("--backend dask: dask.distributed is not installed "
-                             "(pip install 'houseedge[cluster]')") from None
-        with Client(scheduler) if scheduler else Client(processes=True) as _client:
-            with parallel_config(backend="dask"):
-                yield
-    elif backend in ("loky", "threading", "multiprocessing"):
+def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
+    """Enter the backend; yields the n_jobs to hand joblib."""
+    if backend != "dask":
         with parallel_config(backend=backend):
-            yield
-    else:
-        raise InputError(f"--backend: expected loky, threading, multiprocessing or dask, "
-                         f"got {backend!r}")
+            yield jobs
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise InputError("--backend dask: dask.distributed is not installed "
+                         "(pip install 'houseedge[cluster]')") from None
+    try:
+        client = (Client(scheduler, timeout=SCHEDULER_TIMEOUT_SECONDS) if scheduler
+                  else Client(processes=True, n_workers=jobs if jobs > 0 else None))
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"--scheduler {scheduler}: cannot reach the dask scheduler within "
+                         f"{SCHEDULER_TIMEOUT_SECONDS} s ({type(exc).__name__})") from None
+    with client, parallel_config(backend="dask"):
+        # On a cluster every worker takes chunks; joblib's n_jobs=1 would run them here.
+        yield jobs if jobs > 1 else -1
 
 
 def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = False,
-        backend: str = "loky", scheduler: str | None = None, progress: bool | None = None
-        ) -> RunResult:
+        backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
+        force: bool = False) -> RunResult:
     """Run (or finish) an experiment, checkpointing each chunk under ``out_dir``.
 
+    Everything that can be refused (the backend, the scheduler, the folder) is refused before
+    anything is written.
+
     Raises:
+        InputError: a backend that cannot be used, an unreachable scheduler, an output folder
+            that cannot be written or that holds another run (see :mod:`sim.run_folder`).
         KeyboardInterrupt: after Ctrl-C; the finished chunks stay on disk for ``--resume``.
     """
-    chunks = plan(experiment)
-    done = _prepare_checkpoints(experiment, out_dir, resume)
-    todo = [c for c in chunks if c.filename not in done]
-    folder = out_dir / CHUNK_DIR
-    total_rounds = sum(c.rounds for c in chunks)
-    bar = tqdm(total=total_rounds, initial=total_rounds - sum(c.rounds for c in todo),
-               unit=" rounds", unit_scale=True, desc=experiment.name,
-               disable=(not progress) if progress is not None else None, leave=False)
-    calls = (
-        delayed(run_chunk)(experiment.game, experiment.variants[c.variant].rules,
-                           experiment.strategies[c.strategy], c.rounds, experiment.seed, c)
-        for c in todo
-    )
-    context = _backend(backend, scheduler) if jobs != 1 else nullcontext()
-    with bar, context:
-        # Chunks are saved as they finish, whatever their order; merging is by chunk index.
-        for chunk, stats_json in Parallel(n_jobs=jobs, return_as="generator_unordered")(calls):
-            write_atomic(folder / chunk.filename, json.dumps(stats_json))
-            done[chunk.filename] = stats_json
-            bar.update(chunk.rounds)
-    by_pair: dict[tuple[int, int], list[Stats]] = {}
-    for c in chunks:
-        by_pair.setdefault((c.variant, c.strategy), []).append(Stats.from_json(done[c.filename]))
-    return RunResult(experiment, by_pair)
+    check_backend(backend, scheduler)
+    with _backend(backend, scheduler, jobs) as n_jobs:
+        store, notes = open_run(out_dir, experiment, resume, force)
+        for note in notes:
+            tqdm.write(f"houseedge: {note}", file=sys.stderr)
+        done_rounds = store.done_rounds()
+        total_rounds = len(experiment.variants) * sum(
+            s.rounds or experiment.rounds for s in experiment.strategies)
+        bar = tqdm(total=total_rounds, initial=done_rounds, unit=" rounds", unit_scale=True,
+                   desc=experiment.name, leave=False,
+                   disable=(not progress) if progress is not None else None)
+        files = tuple(sorted(experiment.files.items()))
+        calls = (
+            delayed(run_chunk)(experiment.game, experiment.variants[c.variant].name,
+                               experiment.variants[c.variant].rules,
+                               experiment.strategies[c.strategy], c.rounds, experiment.seed, c,
+                               files)
+            for c in store.todo()
+        )
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered",
+                            pre_dispatch="2*n_jobs")
+        if n_jobs != 1 and backend == "loky":
+            with workers_immune():
+                # Start the (reusable) worker processes now, so that they start immune to
+                # Ctrl-C: the run's own call below reuses them.
+                Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(4))
+        with bar:
+            # Chunks are kept as they finish, whatever their order; merging is by chunk index.
+            for chunk, stats_json in parallel(calls):
+                store.add(chunk, Stats.from_json(stats_json))
+                bar.update(chunk.rounds)
+    execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
+    return RunResult.from_store(store, execution)

@@ -7,6 +7,12 @@ run anywhere and be merged in chunk order to the same numbers. Nothing per round
 
 Edges are ratios of means (``-E[net] / E[stake]``); their standard errors come from the delta
 method on the same sums, which is exact in the limit and honest when stakes vary by round.
+
+Where rounds are not independent (a pack carried from deal to deal, so one deal's cards tell of
+the next), the per-round spread understates the error. Each chunk starts from its own seed and a
+fresh pack, so chunks are independent *batches*: a chunk's totals are recorded as one batch
+(:meth:`Stats.close_batch`), and a :attr:`Stats.dependent` set of rounds takes its standard
+errors from the spread between batches (batch means, by the same delta method over batch totals).
 """
 
 from __future__ import annotations
@@ -32,6 +38,10 @@ SUM_FIELDS = (
     "sum_wagered2",
     "sum_net_wagered",
 )
+# Sums over batches (chunks) of products of batch totals: net N, initial stake I, wagered W.
+BATCH_FIELDS = ("nn", "ni", "ii", "nw", "ww")
+# Fewer batches than this give a batch-means standard error too rough to rely on.
+MIN_BATCHES = 10
 
 
 @numba.njit(inline="always")
@@ -65,6 +75,20 @@ class Stats:
     sums: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SUM_FIELDS, 0.0))
     net_hist: dict[float, int] = field(default_factory=dict)
     counters: dict[str, float] = field(default_factory=dict)
+    batches: int = 0
+    batch_sums: dict[str, float] = field(default_factory=lambda: dict.fromkeys(BATCH_FIELDS, 0.0))
+    dependent: bool = False  # rounds not independent: errors from the spread between batches
+
+    def close_batch(self, dependent: bool) -> Stats:
+        """Record these rounds (a whole chunk) as one batch; ``dependent``: rounds within it
+        are not independent, so its errors come from batch means."""
+        net, initial, wagered = (self.sums[k] for k in ("sum_net", "sum_initial",
+                                                         "sum_wagered"))
+        self.batches = 1
+        self.batch_sums = {"nn": net * net, "ni": net * initial, "ii": initial * initial,
+                           "nw": net * wagered, "ww": wagered * wagered}
+        self.dependent = dependent
+        return self
 
     # ----------------------------------------------------------------- building
     def add_round(
@@ -108,9 +132,9 @@ class Stats:
     ) -> Stats:
         """Statistics from a kernel's output: (wins, pushes, losses), sums in SUM_FIELDS order,
         and a histogram given as values with their counts (zero counts are dropped)."""
-        hist = {
-            float(v): int(c) for v, c in zip(hist_values.tolist(), hist_counts.tolist()) if c
-        }
+        seen = np.flatnonzero(hist_counts)  # a kernel's histogram is mostly empty bins
+        hist = dict(zip(np.asarray(hist_values, dtype=np.float64)[seen].tolist(),
+                        np.asarray(hist_counts)[seen].astype(np.int64).tolist()))
         return cls(
             rounds=int(rounds),
             wins=int(outcome_counts[0]),
@@ -137,6 +161,9 @@ class Stats:
             sums={k: self.sums[k] + other.sums[k] for k in SUM_FIELDS},
             net_hist=hist,
             counters=counters,
+            batches=self.batches + other.batches,
+            batch_sums={k: self.batch_sums[k] + other.batch_sums[k] for k in BATCH_FIELDS},
+            dependent=self.dependent or other.dependent,
         )
 
     @staticmethod
@@ -181,6 +208,8 @@ class Stats:
         if n < 2 or total_stake == 0:
             return math.nan, math.nan
         edge = -s["sum_net"] / total_stake + 0.0  # + 0.0: no "-0.0" edge
+        if self.dependent:
+            return edge, self._batch_stderr(edge, stake[0], total_stake)
         # Residual r = net + edge * stake has mean zero; var(edge) = var(r) / (n * mean_stake^2).
         sum_r2 = (
             s["sum_net2"]
@@ -190,6 +219,21 @@ class Stats:
         var_r = max(sum_r2 / n, 0.0) * n / (n - 1)
         mean_stake = total_stake / n
         return edge, math.sqrt(var_r / n) / abs(mean_stake)
+
+    def _batch_stderr(self, edge: float, stake: str, total_stake: float) -> float:
+        """Batch means: the residual R_b = N_b + edge * S_b of each batch's totals sums to zero;
+        var(edge) = B / (B - 1) * sum(R_b^2) / (sum S_b)^2."""
+        b, batch = self.batches, self.batch_sums
+        if b < 2:
+            return math.nan
+        sum_r2 = (batch["nn"] + 2 * edge * batch[f"n{stake}"]
+                  + edge * edge * batch[f"{stake}{stake}"])
+        return math.sqrt(max(sum_r2, 0.0) * b / (b - 1)) / abs(total_stake)
+
+    @property
+    def stderr_reliable(self) -> bool:
+        """False where the standard error rests on too few batches to trust."""
+        return not self.dependent or self.batches >= MIN_BATCHES
 
     @property
     def edge_per_initial_bet(self) -> float:
@@ -235,6 +279,9 @@ class Stats:
             "sums": self.sums,
             "net_hist": sorted(self.net_hist.items()),
             "counters": self.counters,
+            "batches": self.batches,
+            "batch_sums": self.batch_sums,
+            "dependent": self.dependent,
         }
 
     @classmethod
@@ -247,6 +294,9 @@ class Stats:
             sums={k: float(data["sums"][k]) for k in SUM_FIELDS},
             net_hist={float(v): int(c) for v, c in data["net_hist"]},
             counters={k: float(v) for k, v in data["counters"].items()},
+            batches=int(data.get("batches", 0)),
+            batch_sums={k: float(data.get("batch_sums", {}).get(k, 0.0)) for k in BATCH_FIELDS},
+            dependent=bool(data.get("dependent", False)),
         )
 
 

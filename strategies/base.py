@@ -25,6 +25,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from sim.errors import UnknownName
+
 ENTRY_POINT_GROUP = "houseedge.strategies"
 
 
@@ -96,8 +98,9 @@ def registered(game: str) -> list[StrategyInfo]:
 
 
 def _load_file(path: Path) -> Any:
-    # A stable module name per file, so that the same file is one module in every worker.
-    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    # A stable module name per file and content: the same file is one module in every worker,
+    # and a file edited between two runs of one process is loaded afresh.
+    digest = hashlib.sha1(str(path).encode() + b"\0" + path.read_bytes()).hexdigest()[:12]
     name = f"houseedge_user_{path.stem}_{digest}"
     if name in sys.modules:
         return sys.modules[name]
@@ -170,6 +173,50 @@ def build(obj: Any, params: Mapping[str, Any]) -> Any:
     raise TypeError(f"{obj!r} is neither a strategy class, an instance nor a function")
 
 
+def _factory(game: str, ref: str, base_dir: Path | None) -> Any:
+    if ":" in ref:
+        return load_reference(ref, base_dir)
+    known = {i.name: i for i in registered(game)}
+    if ref not in known:
+        raise UnknownName(f"{game} strategy", ref, known)
+    return known[ref].factory
+
+
+def _file_params(factory: Any, params: Mapping[str, Any], base_dir: Path | None
+                 ) -> dict[str, Any]:
+    """``params`` with each file a strategy reads (named in its ``file_params``) found beside
+    the experiment file, as every path in an experiment file is."""
+    fixed = dict(params)
+    for key in getattr(factory, "file_params", ()):
+        value = fixed.get(key)
+        if isinstance(value, str) and value and not Path(value).expanduser().is_absolute():
+            fixed[key] = str((base_dir or Path()) / value)
+    return fixed
+
+
+def files_read(game: str, ref: str, params: Mapping[str, Any], base_dir: Path | None
+               ) -> list[Path]:
+    """The files outside the engine whose content decides what this strategy does: the user's
+    strategy file (or module) and any file it is given as a parameter."""
+    found: list[Path] = []
+    target = ref.rpartition(":")[0]
+    if target.endswith(".py"):
+        path = Path(target)
+        candidates = [path] if path.is_absolute() else [(base_dir or Path()) / path, path]
+        found += next(([p.resolve()] for p in candidates if p.is_file()), [])
+    elif target:
+        spec = importlib.util.find_spec(target)
+        origin = Path(spec.origin).resolve() if spec and spec.origin else None
+        engine = Path(__file__).resolve().parents[1]
+        if origin and origin.is_file() and engine not in origin.parents:
+            found.append(origin)
+    factory = _factory(game, ref, base_dir)
+    for key, value in _file_params(factory, params, base_dir).items():
+        if key in getattr(factory, "file_params", ()) and isinstance(value, str) and value:
+            found.append(Path(value).expanduser().resolve())
+    return found
+
+
 def resolve(
     game: str, ref: str, params: Mapping[str, Any] | None = None, base_dir: Path | None = None
 ) -> Any:
@@ -180,12 +227,19 @@ def resolve(
         TypeError: parameters the strategy does not take.
         Exception: whatever the strategy's module or constructor raised.
     """
-    params = dict(params or {})
-    if ":" in ref:
-        return build(load_reference(ref, base_dir), params)
-    known = {i.name: i for i in registered(game)}
-    if ref not in known:
-        raise LookupError(
-            f"unknown {game} strategy {ref!r} (known: {', '.join(sorted(known)) or 'none'})"
-        )
-    return build(known[ref].factory, params)
+    factory = _factory(game, ref, base_dir)
+    return build(factory, _file_params(factory, params or {}, base_dir))
+
+
+def parameters(factory: Any) -> str:
+    """A strategy's parameters with their defaults, as one would write them in ``params``."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return ""
+    shown = []
+    for p in signature.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in ("self", "view", "rng"):
+            continue
+        shown.append(p.name if p.default is p.empty else f"{p.name}={p.default!r}")
+    return ", ".join(shown)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sim.errors import UnknownName
 from sim.progression import DALEMBERT, FLAT, MARTINGALE, PAROLI, ProgressionSpec
 
 
@@ -86,5 +87,5 @@ def progression_spec(value: str | Mapping[str, Any] | None) -> ProgressionSpec:
     else:
         raise TypeError(f"expected a progression name or table, got {value!r}")
     if name not in PROGRESSIONS:
-        raise LookupError(f"unknown progression {name!r} (known: {', '.join(PROGRESSIONS)})")
+        raise UnknownName("progression", name, PROGRESSIONS)
     return PROGRESSIONS[name](**params).spec()

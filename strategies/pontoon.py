@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from sim.cards import parse_rank
+from sim.errors import UnknownName
 from sim.games.pontoon import (
     BankerTable,
     Buy,
@@ -79,7 +80,8 @@ def _resolve(spec: Any, role: str, default: Any) -> Any:
     known = {i.name: i for i in registered("pontoon") if i.name.startswith("banker-") == is_banker}
     full = f"banker-{name}" if is_banker and not name.startswith("banker-") else name
     if full not in known:
-        raise LookupError(f"unknown pontoon {role} {name!r} (known: {', '.join(sorted(known))})")
+        raise UnknownName(f"pontoon {role}", name,
+                          [k.removeprefix("banker-") if is_banker else k for k in known])
     return known[full].factory(**params)
 
 
@@ -176,6 +178,7 @@ class Table(_Punter):
     """A decision table: thresholds plus buys by total and cards, or a chart file."""
 
     name = "table"
+    file_params = ("file",)  # found beside the experiment file
 
     def __init__(self, stick: int = 16, soft_stick: int | None = None,
                  buy: Mapping[str, int] | None = None, buy_cards: Sequence[int] = (2, 3),

@@ -133,3 +133,164 @@ def test_list_and_exact(capsys, tmp_path):
     assert (tmp_path / "old-pharo-rank-bet-edge.png").stat().st_size > 0
     table = (tmp_path / "faro-rank_bet_by_state.csv").read_text()
     assert table.count("\n") == 1 + sum(min(4, 51 - 2 * t) for t in range(25))
+
+
+FARO = str(ROOT / "experiments" / "faro.toml")
+
+
+def _refused(capsys, args, *pieces, out: Path | None = None) -> str:
+    assert main(args) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    for piece in pieces:
+        assert piece in lines[0], lines[0]
+    if out is not None:
+        assert not out.exists()
+    return lines[0]
+
+
+@pytest.mark.parametrize("override, pieces", [
+    ("variants.stus.soda=false", ["unknown variant 'stus'", "did you mean 'stuss'?",
+                                  "known: faro, old-pharo, stuss"]),
+    ("strategies.9.params.ranks=Q", ["unknown strategy '9'"]),
+    ("strategies.flat-king.params.ranks=Q", ["unknown strategy 'flat-king'",
+                                             "did you mean 'flat king'?"]),
+    ("strategies.0.parms.ranks=Q", ["unknown strategy key 'parms'", "did you mean 'params'?"]),
+    ("roundz=5", ["unknown key 'roundz'", "did you mean 'rounds'?"]),
+    ("variants.stuss.sodda=false", ["variants.stuss.sodda", "unknown rule 'sodda'",
+                                    "did you mean 'soda'?"]),
+])
+def test_overrides_never_add_what_the_file_does_not_have(tmp_path, capsys, override, pieces):
+    out = tmp_path / "out"
+    _refused(capsys, ["run", FARO, "--out", str(out), "--quiet", override], "faro.toml",
+             *pieces, out=out)
+
+
+def test_a_strategy_is_named_by_name_in_overrides(tmp_path, capsys):
+    assert main(["run", FARO, "--out", str(tmp_path / "o"), "--quiet", "rounds=1000",
+                 "strategies.flat king.params.ranks=Q"]) == 0
+    import json
+
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert manifest["experiment"]["strategies"][0]["params"] == {"ranks": "Q"}
+
+
+@pytest.mark.parametrize("text, pieces", [
+    (GOOD.replace('"faro"\nrounds', '"fargo"\nrounds'), ["did you mean 'faro'?"]),
+    (GOOD.replace('preset = "faro"', 'preset = "stus"'), ["did you mean 'stuss'?"]),
+    (GOOD.replace('"flat-rank"', '"flat-rnak"'), ["did you mean 'flat-rank'?"]),
+    (GOOD.replace('preset = "faro"', 'preset = "faro"\nsodda = false'), ["did you mean 'soda'?"]),
+    (GOOD.replace("[[strategies]]", "[[strategies]]\nprogression = \"martingal\""),
+     ["did you mean 'martingale'?"]),
+    ("seeed = 3\n" + GOOD, ["did you mean 'seed'?"]),
+])
+def test_did_you_mean_everywhere(tmp_path, capsys, text, pieces):
+    _bad(tmp_path, capsys, text, expect=pieces)
+
+
+def test_every_backend_works_or_is_refused_before_anything_is_written(tmp_path, capsys):
+    out = tmp_path / "out"
+    _refused(capsys, ["run", FARO, "--out", str(out), "--backend", "bogus"],
+             "--backend", "unknown backend 'bogus'", out=out)
+    _refused(capsys, ["run", FARO, "--out", str(out), "--backend", "multiprocessing",
+                      "--jobs", "2"], "--backend multiprocessing", out=out)
+    _refused(capsys, ["run", FARO, "--out", str(out), "--scheduler", "tcp://127.0.0.1:9"],
+             "--scheduler", "only used with --backend dask", out=out)
+    assert main(["run", FARO, "--out", str(out), "--quiet", "rounds=1000", "--backend",
+                 "threading", "--jobs", "2"]) == 0
+
+
+def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path, capsys):
+    pytest.importorskip("dask.distributed")
+    import time
+
+    out = tmp_path / "out"
+    started = time.monotonic()
+    _refused(capsys, ["run", FARO, "--out", str(out), "--backend", "dask", "--scheduler",
+                      "tcp://127.0.0.1:9"], "--scheduler tcp://127.0.0.1:9",
+             "cannot reach the dask scheduler", out=out)
+    assert time.monotonic() - started < 15
+
+
+def test_dask_uses_the_cluster_at_any_jobs_and_the_manifest_says_so(tmp_path):
+    pytest.importorskip("dask.distributed")
+    import json
+
+    from sim import runner
+
+    calls = []
+    real = runner._backend
+
+    def spy(backend, scheduler, jobs):
+        calls.append(backend)
+        return real(backend, scheduler, jobs)
+
+    pytest.MonkeyPatch().setattr(runner, "_backend", spy)
+    out = tmp_path / "out"
+    assert main(["run", FARO, "--out", str(out), "--quiet", "rounds=1000", "--backend",
+                 "dask"]) == 0
+    assert calls == ["dask"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["backend"] == "dask" and manifest["scheduler"] is None
+
+
+@pytest.mark.parametrize("where", ["/proc/houseedge-out", "/sys/houseedge-out", "a file"])
+def test_unwritable_out_is_one_line(tmp_path, capsys, where):
+    target = tmp_path / "taken" if where == "a file" else Path(where)
+    if where == "a file":
+        target.write_text("x")
+    _refused(capsys, ["run", FARO, "--out", str(target), "--quiet", "rounds=1000"],
+             f"--out {target}")
+    _refused(capsys, ["exact", FARO, "--out", str(target / "exact")], "--out")
+
+
+def test_non_utf8_experiment_file(tmp_path, capsys):
+    path = tmp_path / "latin.toml"
+    path.write_bytes(GOOD.replace("faro", "f\xe4ro").encode("latin-1"))
+    _refused(capsys, ["run", str(path), "--out", str(tmp_path / "o")], "latin.toml",
+             "not UTF-8", out=tmp_path / "o")
+
+
+def test_files_named_in_an_experiment_are_found_beside_it(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "study"
+    (folder / "data").mkdir(parents=True)
+    (folder / "data" / "card.toml").write_text(
+        (ROOT / "experiments" / "data" / "online_example.toml").read_text())
+    (folder / "exp.toml").write_text(
+        'game = "scratchcard"\nrounds = 2000\n[rules]\ntable = "data/card.toml"\n'
+        '[[strategies]]\nuse = "buy"\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["run", str(folder / "exp.toml"), "--out", "o", "--quiet"]) == 0, \
+        capsys.readouterr().err
+    assert main(["exact", str(ROOT / "experiments" / "lansquenet_cheat.toml")]) == 0
+
+
+def test_command_line_rounds_win_over_a_strategys_own(tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "bets"
+    assert main(["run", str(ROOT / "experiments" / "faro_bets.toml"), "--out", str(out),
+                 "--quiet", "--rounds", "1500", "chunk_rounds=500"]) == 0
+    rounds = pd.read_csv(out / "report.csv").set_index("strategy")["rounds"]
+    assert (rounds == 1500).all() and "seven-up" in rounds.index
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "`--rounds` on the command line sets every row's count" in readme
+
+
+def test_help_version_and_list(capsys):
+    assert main([]) == 0
+    assert "usage: houseedge" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == "houseedge 0.1.0"
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 100 for line in lines)
+    best = next(line for line in lines if "banker-best-response" in line)
+    assert "banker-best-response " in best or best.strip() == "banker-best-response"
+    assert any("params: ranks='K', units=1.0" in line for line in lines)
+    assert main(["list", "--counts-cards"]) == 0
+    assert "card-memory" in capsys.readouterr().out

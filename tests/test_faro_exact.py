@@ -109,6 +109,7 @@ STRATEGIES = [
     FlatRank("A"), FlatRank("all"), Copper("2"), CaseBets(), Corner(["A", "2"]),
     Corner(["A", "3"], coppered=True), HighCard(), CallTurn(),
 ]
+STRATEGY_IDS = [f"{s.name}-{i}" for i, s in enumerate(STRATEGIES)]  # the same in every worker
 VARIANTS = {
     "faro": PRESETS["faro"],
     "stuss": PRESETS["stuss"],
@@ -124,7 +125,7 @@ def _small(rules: FaroRules, ranks: int, suits: int) -> FaroRules:
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: f"{s.name}-{id(s) % 97}")
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=STRATEGY_IDS)
 def test_whole_deal_exact_matches_reference_on_3x2(orderings_3x2, variant, strategy):
     rules = _small(VARIANTS[variant], 3, 2)
     exact = deal_value(rules, strategy.kernel_table(rules), FLAT)
@@ -138,7 +139,7 @@ def test_whole_deal_exact_matches_reference_on_3x2(orderings_3x2, variant, strat
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: f"{s.name}-{id(s) % 97}")
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=STRATEGY_IDS)
 def test_whole_deal_exact_matches_enumeration_on_4x3(orderings_4x3, variant, strategy):
     rules = _small(VARIANTS[variant], 4, 3)
     table = strategy.kernel_table(rules)

@@ -52,6 +52,8 @@ def test_shipped_experiment_validates_and_runs(path, tmp_path):
     assert exp.variants and exp.strategies
     code = main(["run", str(path), "--out", str(tmp_path / "r"), "--quiet", "rounds=2000",
                  "chunk_rounds=1000", *[f"strategies.{i}.rounds=1000"
-                                         for i, s in enumerate(exp.strategies) if s.rounds]])
+                                         for i, s in enumerate(exp.strategies) if s.rounds],
+                 *(["session.sessions=500"] if exp.session else [])])
     assert code == 0
     assert (tmp_path / "r" / "report.csv").exists()
+    assert (tmp_path / "r" / "risk.csv").exists() == (exp.session is not None)

@@ -87,10 +87,31 @@ def test_outputs_and_manifest(tmp_path):
                                   check_dtype=False)
 
 
-def test_plan_fixes_chunks_by_experiment_not_jobs():
+def test_plan_fixes_chunks_by_experiment_not_jobs(tmp_path):
     from sim import experiment
+    from sim.checkpoints import CheckpointStore
 
     exp = experiment.load(EXPERIMENT, ["rounds=25", "chunk_rounds=10"])
-    chunks = runner.plan(exp)
+    chunks = list(CheckpointStore(tmp_path, exp).todo())
     assert [c.rounds for c in chunks[:3]] == [10, 10, 5]
     assert len(chunks) == 3 * len(exp.variants) * len(exp.strategies)
+
+
+def test_rows_keep_their_numbers_when_rows_are_added_removed_or_reordered(tmp_path):
+    import tomllib
+
+    data = tomllib.loads(Path(EXPERIMENT).read_text())
+    data.update(rounds=20000, chunk_rounds=5000)
+    shuffled = {**data, "strategies": data["strategies"][::-1][1:],  # reversed, one dropped
+                "variants": dict(reversed(list(data["variants"].items())))}
+
+    def rows(exp: dict, out: Path) -> pd.DataFrame:
+        from sim import experiment, report
+
+        result = runner.run(experiment.from_dict(exp, "exp.toml", Path(EXPERIMENT).parent),
+                            out, progress=False)
+        return report.build(result).set_index(["variant", "strategy"]).sort_index()
+
+    full, other = rows(data, tmp_path / "a"), rows(shuffled, tmp_path / "b")
+    assert len(other) == len(full) - 3
+    pd.testing.assert_frame_equal(full.loc[other.index], other)

@@ -28,7 +28,7 @@ def reference_xoshiro(state: list[int], n: int) -> list[int]:
 
 
 def test_matches_reference_generator():
-    seed = kernel_state(chunk_seed(7, 0, 1, 2))
+    seed = kernel_state(chunk_seed(7, "faro", "flat king", 2))
     expected = reference_xoshiro([int(x) for x in seed], 1000)
     assert raw_outputs(1000, seed.copy()).tolist() == expected
 
@@ -55,6 +55,6 @@ def test_shuffle_is_a_uniform_permutation():
 
 
 def test_streams_differ_by_chunk():
-    a = raw_outputs(4, kernel_state(chunk_seed(1, 0, 0, 0)))
-    b = raw_outputs(4, kernel_state(chunk_seed(1, 0, 0, 1)))
+    a = raw_outputs(4, kernel_state(chunk_seed(1, "faro", "flat king", 0)))
+    b = raw_outputs(4, kernel_state(chunk_seed(1, "faro", "flat king", 1)))
     assert a.tolist() != b.tolist()

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import importlib
 
+from sim.errors import UnknownName
 from sim.games.base import Game
 
 # name -> module that defines GAME
 _MODULES = {
     "bonus": "sim.games.bonus",
+    "bridge": "sim.games.bridge",
+    "cribbage": "sim.games.cribbage",
     "faro": "sim.games.faro",
+    "gin_rummy": "sim.games.gin_rummy",
     "lansquenet": "sim.games.lansquenet",
+    "newmarket": "sim.games.newmarket",
+    "piquet": "sim.games.piquet",
     "pontoon": "sim.games.pontoon",
     "scratchcard": "sim.games.scratchcard",
 }
@@ -25,8 +31,8 @@ def get(name: str) -> Game:
     """The game called ``name``.
 
     Raises:
-        KeyError: no such game (the message lists the known ones).
+        UnknownName: no such game (with the closest known name).
     """
     if name not in _MODULES:
-        raise KeyError(f"unknown game {name!r} (known: {', '.join(names())})")
+        raise UnknownName("game", name, names())
     return importlib.import_module(_MODULES[name]).GAME

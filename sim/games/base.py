@@ -7,11 +7,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sim.errors import UnknownName
 from sim.progression import ProgressionSpec
 from sim.stats import Stats
 
@@ -87,20 +89,35 @@ class Game(ABC):
     # where a round holds many bets (a faro deal, a scratchcard budget).
     headline_basis: str = "initial"
     rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
+    file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
+
+    def locate(self, rule: str, value: str, base_dir: Path) -> str:
+        """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
+
+        A relative path is taken from the experiment file's folder, so an experiment runs the
+        same from any working directory; ``""`` (no file) stays as it is.
+        """
+        if not value or Path(value).expanduser().is_absolute():
+            return value
+        return str(base_dir / value)
+
+    def data_file(self, rule: str, value: str) -> Path | None:
+        """The file whose content ``rule = value`` reads (for a run's fingerprint), or None."""
+        return Path(value).expanduser() if value else None
 
     def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Any:
         """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
 
         Raises:
-            KeyError: unknown preset or field (the message names it).
+            UnknownName: unknown preset or field (with the closest known name).
             ValueError / TypeError: a value the rules reject.
         """
         if preset not in self.presets:
-            raise KeyError(f"unknown preset {preset!r} (known: {', '.join(self.presets)})")
+            raise UnknownName("preset", preset, self.presets)
         fields = {f.name for f in dataclasses.fields(self.rules_type)}
         for key in overrides:
             if key not in fields:
-                raise KeyError(f"unknown rule {key!r} (known: {', '.join(sorted(fields))})")
+                raise UnknownName("rule", key, fields)
         return dataclasses.replace(self.presets[preset], **overrides)
 
     @abstractmethod
@@ -117,6 +134,12 @@ class Game(ABC):
     def check(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> None:
         """Play a round or two on the reference path so a broken strategy fails before a run."""
         self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
+
+    def rounds_independent(self, rules: Any) -> bool:
+        """Whether one round tells nothing of the next (a fresh shuffle or draw each round).
+        Where a pack is carried from round to round it does, and a run's standard errors are
+        taken from the spread between chunks (batch means) instead."""
+        return True
 
     def engine_path(self, rules: Any, strategy: Any) -> str:
         """Which path plays this strategy: ``"kernel"`` or ``"reference"``."""
@@ -160,6 +183,26 @@ class Game(ABC):
     def exact_tables(self, rules: Any) -> dict[str, pd.DataFrame]:
         """Exact odds tables for ``houseedge exact`` (name -> table)."""
         return {}
+
+    def run_lines(self, frame: pd.DataFrame) -> list[str]:
+        """Lines ``houseedge run`` prints after its table, from the report frame: the game's
+        own figures where the edge columns do not carry them (a points game)."""
+        return []
+
+    def session_nets(self, rules: Any, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        """The net result of each round of ``sessions`` sessions of ``rounds`` rounds, one row
+        per session, each session starting afresh (a new pack, the progression at its base),
+        played by the kernel from ``seed``; None where the game has no session play. The risk
+        tracker (:mod:`sim.risk.montecarlo`) follows the bankroll through the rows."""
+        return None
+
+    def round_law(self, rules: Any, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact distribution of the net result of one round as (values, probabilities),
+        where rounds are independent and alike and the exact code reaches; else None."""
+        return None
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.faro.deal import DealResult, play_deal
+from sim.games.faro.deal_law import deal_law
 from sim.games.faro.exact import (
     BetOdds,
     call_turn_odds,
@@ -22,7 +23,7 @@ from sim.games.faro.exact import (
     resolved_odds,
     turn_odds,
 )
-from sim.games.faro.kernel import FaroTable, simulate_table
+from sim.games.faro.kernel import FaroTable, session_nets, simulate_table
 from sim.games.faro.rules import (
     PRESETS,
     CallTurnBet,
@@ -105,6 +106,21 @@ class FaroGame(Game):
         if not rules.has_hock:
             return "not offered: no hock is left in this variant, so the turn cannot be called"
         return None
+
+    def session_nets(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        table = kernel_table_of(strategy, rules)
+        if table is None:
+            return None
+        return session_nets(rules, table, progression, sessions, rounds, kernel_state(seed))
+
+    def round_law(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of a deal's net for flat bets on up to four single ranks
+        (:func:`~sim.games.faro.deal_law.deal_law`)."""
+        table = kernel_table_of(strategy, rules)
+        return None if table is None else deal_law(rules, table, progression)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         decisions = stats.counters.get("decisions", 0.0)

@@ -267,6 +267,27 @@ def _play_orders(orders, rule_i, rule_f, masks, coppered, stakes, slot_start, sl
     return out
 
 
+@numba.njit(cache=True)
+def _session_nets(n_sessions, n_rounds, state, pack, rule_i, rule_f, masks, coppered, stakes,
+                  slot_start, slot_flat, base_covered, fast, rank_stakes, rank_sign, high, call,
+                  prog):
+    counts = np.zeros(base_covered.shape[0], dtype=np.int64)
+    decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
+    order = pack.copy()
+    out = np.empty((n_sessions, n_rounds), dtype=np.float64)
+    for s in range(n_sessions):
+        unit = prog[1]  # every session starts the progression afresh
+        streak = 0
+        for r in range(n_rounds):
+            shuffle_in_place(order, state)
+            net, _, _, _, unit, streak = _play_deal(
+                order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
+                base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
+                counts, decided)
+            out[s, r] = net
+    return out
+
+
 def _kernel_args(rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
                  fast: bool | None = None) -> tuple:
     """Everything the kernel reads, after the pack or the orders."""
@@ -304,6 +325,14 @@ def simulate_table(
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
     return Stats.from_arrays(deals, outcomes, sums, values, hist,
                              {"splits": counters[0], "decisions": counters[1]})
+
+
+def session_nets(rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
+                 sessions: int, rounds: int, state: np.ndarray) -> np.ndarray:
+    """The net of each deal of ``sessions`` sessions of ``rounds`` deals (one row each, the
+    progression starting afresh every session), advancing the xoshiro ``state``."""
+    return _session_nets(sessions, rounds, state, rules.pack_ranks(),
+                         *_kernel_args(rules, table, progression))
 
 
 def play_ordered_deals(

@@ -43,7 +43,7 @@ from sim.games.lansquenet.exact import (
     run_lengths,
     table_value,
 )
-from sim.games.lansquenet.kernel import play_coups, simulate_table
+from sim.games.lansquenet.kernel import play_coups, session_nets, simulate_table
 from sim.games.lansquenet.rules import (
     PRESETS,
     SOURCE_SERIES,
@@ -90,6 +90,7 @@ class LansquenetGame(Game):
     rules_doc = "docs/rules/lansquenet.md"
     rules_type = LansquenetRules
     presets = PRESETS
+    file_rules = ("observed",)
     printed_tables = ("bets", "policies", "story", "cheat")
 
     def simulate(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,
@@ -141,6 +142,27 @@ class LansquenetGame(Game):
             return ("no exact value: the Markov chain over pack compositions runs past its "
                     "budget for these rules")
         return super().exact_unavailable(rules, strategy, progression)
+
+    def session_nets(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        """A session is ``rounds`` banks opened by seat 0, seen from the punters' side (a
+        punter facing that banker, e.g. the sharper)."""
+        table = kernel_table_of(strategy, rules)
+        if table is None:
+            return None
+        return session_nets(rules, table, progression, sessions, rounds, kernel_state(seed))
+
+    def round_law(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of the punters' net in a bank seat 0 opens (the round of a session,
+        :meth:`session_nets`), at a flat stake (:func:`~.bank_law.bank_law`)."""
+        table = kernel_table_of(strategy, rules)
+        if table is None or progression.kind != FLAT:
+            return None
+        from sim.games.lansquenet.bank_law import bank_law
+
+        return bank_law(rules, table, 0, float(progression.base))
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters

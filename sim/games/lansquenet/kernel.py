@@ -316,3 +316,20 @@ def play_ordered_banks(rules: LansquenetRules, table: LansquenetTable,
         banks, np.iinfo(np.int64).max, np.zeros(4, dtype=np.uint64), rules.pack_ranks(),
         orders, *_kernel_args(rules, table, progression), record)
     return record, counters, arr
+
+
+def session_nets(rules: LansquenetRules, table: LansquenetTable, progression: ProgressionSpec,
+                 sessions: int, rounds: int, state: np.ndarray) -> np.ndarray:
+    """The punters' net against each bank seat 0 opens, ``rounds`` of them per session (one
+    row each; the bank goes round the table in between), advancing the xoshiro ``state``.
+    Each session starts afresh: seat 0 opens, a fresh pack, progressions at their base."""
+    seats = rules.seats
+    args = _kernel_args(rules, table, progression)
+    out = np.empty((sessions, rounds))
+    record = np.zeros((rounds * seats, len(RECORD)), dtype=np.float64)
+    result = RECORD.index("result")
+    for s in range(sessions):
+        _session(rounds * seats, np.iinfo(np.int64).max, state, rules.pack_ranks(),
+                 _no_orders(rules), *args, record)
+        out[s] = -record[::seats, result]  # the bank turns in order: seat 0 every seats-th
+    return out

@@ -55,8 +55,8 @@ class LansquenetRules(PackRules):
         suits: the pack keeps this many suits.
         observed: a CSV of coups seen at a table played under these rules (``""``: none);
             ``houseedge exact`` reports how unlikely its longest run of banker wins is under
-            fair play (see :mod:`sim.games.lansquenet.cheat`). A relative path is taken from the
-            working directory.
+            fair play (see :mod:`sim.games.lansquenet.cheat`). In an experiment file a
+            relative path is taken from the file's folder.
     """
 
     punters: int = 4

@@ -105,6 +105,10 @@ class PontoonGame(Game):
             stats.add_round(deal.net, deal.initial, deal.wagered, deal_counters(deal, rules))
         return stats
 
+    def rounds_independent(self, rules: PontoonRules) -> bool:
+        # Without a reshuffle every deal, the next deal is dealt from what this one left.
+        return rules.infinite_deck or rules.reshuffle == "every-deal"
+
     def engine_path(self, rules: PontoonRules, strategy: Any) -> str:
         if rules.players == 1 and self._tables(rules, strategy) is not None:
             return "kernel"
@@ -124,6 +128,30 @@ class PontoonGame(Game):
         _check_progression(progression)
         self._tables(rules, strategy)
         self.simulate_reference(rules, strategy, progression, 3, np.random.SeedSequence(0))
+
+    def session_nets(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        _check_progression(progression)
+        if self.engine_path(rules, strategy) != "kernel":
+            return None
+        from sim.games.pontoon.kernel import session_nets
+
+        return session_nets(rules, *tables_of(strategy, rules), sessions, rounds,
+                            kernel_state(seed))
+
+    def round_law(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of a heads-up deal's net in the infinite deck, for table strategies
+        against a banker who draws on his own cards (:mod:`.deal_law`)."""
+        if progression.kind != FLAT or progression.base != 1.0 or rules.players != 1:
+            return None
+        tables = self._tables(rules, strategy)
+        if tables is None or not rules.infinite_deck:
+            return None
+        from sim.games.pontoon.deal_law import deal_law
+
+        return deal_law(rules, *tables)
 
     # ------------------------------------------------------------------ exact
     def exact(self, rules: PontoonRules, strategy: Any,

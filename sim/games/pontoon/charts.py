@@ -171,8 +171,8 @@ def write_charts(folder: Path, rules: PontoonRules | None = None) -> list[Path]:
     optimal punter against a banker standing on 17 and against the adaptive banker, the
     banker's best response to each, and the edges of alternating best responses."""
     from sim.charts import save
+    from sim.files import write_atomic
     from sim.games.pontoon.solver import best_banker, best_player, iterate
-    from sim.runner import write_atomic
 
     rules = rules or PontoonRules()
     written = []

@@ -432,6 +432,24 @@ def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTabl
     return Stats.from_arrays(deals, outcomes, sums, values, hist, named)
 
 
+def session_nets(rules: PontoonRules, player: PlayerTable, banker: BankerTable, sessions: int,
+                 rounds: int, state: np.ndarray) -> np.ndarray:
+    """The net of each deal of ``sessions`` heads-up sessions of ``rounds`` deals, one row
+    each, advancing the xoshiro ``state``. Each session starts from a fresh shuffle (in the
+    infinite deck the deals are independent, so one run is cut into rows)."""
+    pack = rules.pack_ranks().astype(np.int64)
+    no_orders = np.zeros((0, pack.size), dtype=np.int64)
+    args = _kernel_args(rules, player, banker)
+    if rules.infinite_deck:
+        *_, rows = _simulate_infinite(sessions * rounds, state, pack, no_orders, *args, True)
+        return rows[:, D_NET].reshape(sessions, rounds).copy()
+    out = np.empty((sessions, rounds))
+    for s in range(sessions):
+        *_, rows = _simulate_finite(rounds, state, pack, no_orders, *args, True)
+        out[s] = rows[:, D_NET]
+    return out
+
+
 def play_ordered_deals(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
                        orders: np.ndarray, deals: int) -> np.ndarray:
     """Play ``deals`` deals in a row where each shuffle takes the next row of ``orders`` (in

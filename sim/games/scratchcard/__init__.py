@@ -7,6 +7,7 @@ charts: :mod:`.charts`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,13 +28,28 @@ from sim.games.scratchcard.current import (
 from sim.games.scratchcard.exact import (
     SessionValue,
     TicketOdds,
+    plan_grid,
     session_value,
     ticket_odds,
     total_distribution,
 )
-from sim.games.scratchcard.play import play_session, simulate_plan, simulate_reference
+from sim.games.scratchcard.play import (
+    play_plan,
+    play_session,
+    simulate_plan,
+    simulate_reference,
+)
 from sim.games.scratchcard.rules import PRESETS, Pool, ScratchPlan, ScratchRules, ScratchView
-from sim.games.scratchcard.table import Claims, PrizeTable, load_claims, load_table
+from sim.games.scratchcard.table import (
+    CLAIMS_FILE,
+    DATA_DIR,
+    SHIPPED,
+    Claims,
+    PrizeTable,
+    load_claims,
+    load_table,
+    split_spec,
+)
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import generator
 from sim.stats import Stats
@@ -89,6 +105,20 @@ class ScratchcardGame(Game):
     rules_doc = "docs/rules/scratchcards.md"
     rules_type = ScratchRules
     presets = PRESETS
+    file_rules = ("table", "claims")
+
+    def locate(self, rule: str, value: str, base_dir: Path) -> str:
+        """Shipped names (a table's name, ``claims = "shipped"``) stay as they are; a file,
+        with its optional ``#Game`` suffix, is found beside the experiment."""
+        if value in SHIPPED or value == "shipped":
+            return value
+        file, hash_, game = value.partition("#")
+        return super().locate(rule, file, base_dir) + hash_ + game
+
+    def data_file(self, rule: str, value: str) -> Path | None:
+        if value == "shipped":
+            return DATA_DIR / CLAIMS_FILE
+        return split_spec(value)[0] if value else None
     printed_tables = ("bets", "tickets", "claims")
 
     def simulate(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
@@ -132,6 +162,30 @@ class ScratchcardGame(Game):
             return ("no exact value: on a printed game each ticket changes the odds of the "
                     "next, and this session's length depends on its results")
         return super().exact_unavailable(rules, strategy, progression)
+
+    def session_nets(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
+                     sessions: int, rounds: int, seed: np.random.SeedSequence
+                     ) -> np.ndarray | None:
+        """A round is one of the strategy's sessions of tickets (its plan, on the vectorised
+        path); rounds are independent (a printed game's each from its full print run)."""
+        _check_progression(progression)
+        plan = plan_of(strategy, rules)
+        if plan is None:
+            return None
+        pool = rules.pool()
+        net_u, _, _ = play_plan(pool, plan, sessions * rounds, generator(seed))
+        return (net_u * float(plan_grid(pool, plan).step)).reshape(sessions, rounds)
+
+    def round_law(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The exact law of a round's net for an online card and a plan of a fixed number of
+        tickets (the k-ticket prize distribution, less their price)."""
+        plan = plan_of(strategy, rules)
+        pool = rules.pool()
+        if plan is None or not plan.fixed or pool.printed or progression.kind != FLAT:
+            return None
+        values, probs = total_distribution(pool, plan.first)
+        return np.asarray(values, dtype=float) - plan.first * pool.price, np.asarray(probs)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         tickets = stats.counters.get("tickets", 0.0)

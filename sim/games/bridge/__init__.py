@@ -1,0 +1,266 @@
+"""Bridge: the game object the engine uses.
+
+Exact deal odds: :mod:`.odds`; scoring: :mod:`.scoring`; the lines of suit play:
+:mod:`.play`; dealt hands (kernels and reference): :mod:`.deal`; rules and views:
+:mod:`.rules`; charts: :mod:`.charts`.
+
+**A round is one deal**, of the kind the strategy names (see :mod:`.rules`): the deal survey,
+whose ``net`` is South's high-card points, or a contract, whose ``net`` is the deal's score for
+the declarer's side less the defenders'. Nobody stakes anything, so the initial stake and the
+amount wagered are 0 and the edge columns are NaN; ``exact_mean_net`` and ``z_mean_net`` hold
+the exact mean and the z-score of the simulated mean. The survey's columns give the texts'
+figures as simulated (``sim_*``) with their z-scores against the exact fractions (``z_*``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.games.base import BenchCase, ExactValue, Game
+from sim.games.bridge import odds
+from sim.games.bridge.deal import (
+    contract_stats,
+    line_wins,
+    survey_reference,
+    survey_stats,
+    west_holding,
+)
+from sim.games.bridge.play import best_line, contract_value, line_odds
+from sim.games.bridge.rules import LINES, PRESETS, BridgeRules, BridgeTable, SuitView
+from sim.games.bridge.scoring import (
+    Contract,
+    DealScore,
+    Rubber,
+    expected_score,
+    score,
+    score_auction,
+    score_contract,
+)
+from sim.progression import ProgressionSpec
+from sim.rng import generator, kernel_state
+from sim.stats import Stats
+
+__all__ = [
+    "GAME", "LINES", "BridgeGame", "BridgeRules", "BridgeTable", "Contract", "DealScore",
+    "Rubber", "SuitView", "best_line", "expected_score", "line_odds", "odds", "score",
+    "score_auction", "score_contract",
+]
+
+# The survey's columns: (name, counter of hits, counter of trials, exact probability).
+_FIGURES = (
+    ("west_holds_king", "given_king", "given_unseen", odds.holds_all(1)),
+    ("west_holds_both", "given_both", "given_unseen", odds.holds_all(2)),
+    ("west_holds_either", "given_any", "given_unseen", odds.holds_at_least_one(2)),
+    ("split_5_as_3_2", ("split_5_2", "split_5_3"), "split_5_", odds.splits(5)[(3, 2)]),
+    ("split_6_as_4_2", ("split_6_2", "split_6_4"), "split_6_", odds.splits(6)[(4, 2)]),
+    ("split_6_as_3_3", ("split_6_3",), "split_6_", odds.splits(6)[(3, 3)]),
+    ("pattern_4432", ("pattern_4432",), "pattern_", odds.patterns()[(4, 4, 3, 2)]),
+)
+
+
+def kernel_table_of(strategy: Any, rules: BridgeRules) -> BridgeTable | None:
+    """The strategy as a table, or None if it can only run on the reference path."""
+    describe = getattr(strategy, "kernel_table", None)
+    return describe(rules) if describe is not None else None
+
+
+def scores_by_tricks(rules: BridgeRules) -> np.ndarray:
+    """The deal's net score for each number of tricks 0..13."""
+    return np.array([score(rules.contract, t, rules.scoring).net for t in range(14)],
+                    dtype=np.float64)
+
+
+def view_of(rules: BridgeRules) -> SuitView:
+    return SuitView(rules.contract, rules.missing, rules.sure_tricks, rules.scoring)
+
+
+def _check_line(line: Any, strategy: Any) -> int:
+    if line not in LINES:
+        name = getattr(strategy, "name", type(strategy).__name__)
+        raise ValueError(f"strategy {name!r} chose {line!r}; expected 'finesse' or 'drop'")
+    return LINES.index(line)
+
+
+class BridgeGame(Game):
+    """Bridge: deal odds (splits, given cards, patterns, points) and contracts scored."""
+
+    name = "bridge"
+    description = ("Contract and auction bridge: suit splits, given cards, hand patterns and "
+                   "high-card points exactly and dealt; finesse or drop; a tested scorer")
+    round_name = "deal"
+    rules_type = BridgeRules
+    presets = PRESETS
+    printed_tables = ("texts", "lines", "contract")
+
+    def simulate(self, rules: BridgeRules, strategy: Any, progression: ProgressionSpec,
+                 rounds: int, seed: np.random.SeedSequence) -> Stats:
+        table = kernel_table_of(strategy, rules)
+        if table is None:
+            return self.simulate_reference(rules, strategy, progression, rounds, seed)
+        if table.line == "survey":
+            return survey_stats(rounds, kernel_state(seed))
+        return contract_stats(rounds, kernel_state(seed), rules.missing, table.line,
+                              rules.sure_tricks, scores_by_tricks(rules))
+
+    def simulate_reference(self, rules: BridgeRules, strategy: Any,
+                           progression: ProgressionSpec, rounds: int,
+                           seed: np.random.SeedSequence) -> Stats:
+        """Play on the reference path: ``decide(view, rng)`` is asked on every deal."""
+        rng = generator(seed)
+        table = kernel_table_of(strategy, rules)
+        if table is not None and table.line == "survey":
+            return survey_reference(rounds, rng)
+        scores = scores_by_tricks(rules)
+        view = view_of(rules)
+        decide = getattr(strategy, "decide", strategy)  # a plain function is a strategy too
+        stats = Stats()
+        for _ in range(rounds):
+            west, queen_west = west_holding(rng, rules.missing)
+            line = _check_line(decide(view, rng), strategy)
+            won = line_wins(line, rules.missing, west, queen_west)
+            tricks = rules.sure_tricks + int(won)
+            stats.add_round(float(scores[tricks]), 0.0, 0.0,
+                            {f"tricks_{tricks}": 1.0, "line_wins": float(won)})
+        return stats
+
+    def engine_path(self, rules: BridgeRules, strategy: Any) -> str:
+        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
+
+    def check(self, rules: BridgeRules, strategy: Any, progression: ProgressionSpec) -> None:
+        self.simulate_reference(rules, strategy, progression, 2, np.random.SeedSequence(0))
+
+    def exact(self, rules: BridgeRules, strategy: Any,
+              progression: ProgressionSpec) -> ExactValue | None:
+        """The survey: South's mean points (10) and their SD; a table line: the deal's exact
+        mean score and its SD."""
+        table = kernel_table_of(strategy, rules)
+        if table is None:
+            return None
+        if table.line == "survey":
+            mean, var = odds.mean_and_variance(odds.hcp_distribution())
+        else:
+            mean, var = contract_value(rules.contract, line_odds(table.line, rules.missing),
+                                       rules.sure_tricks, rules.scoring)
+        return ExactValue(mean_net=float(mean), mean_initial_stake=None,
+                          mean_total_wagered=None, sd_net=math.sqrt(float(var)))
+
+    def extra_columns(self, stats: Stats) -> dict[str, float]:
+        c = stats.counters
+        out: dict[str, float] = {}
+        if "line_wins" in c:
+            out["line_win_freq"] = stats.counter_rate("line_wins")
+        if "given_unseen" not in c:
+            return out
+        for name, hits, trials, exact in _FIGURES:
+            hit = c.get(hits, 0.0) if isinstance(hits, str) else sum(c.get(h, 0.0)
+                                                                        for h in hits)
+            n = sum(v for k, v in c.items() if k.startswith(trials)) \
+                if trials.endswith("_") else c.get(trials, 0.0)
+            share = hit / n if n else math.nan
+            p = float(exact)
+            out[f"sim_{name}"] = share
+            out[f"exact_{name}"] = p
+            out[f"z_{name}"] = (share - p) / math.sqrt(p * (1 - p) / n) if n else math.nan
+        dist = odds.hcp_distribution()
+        at_least = float(sum(p for k, p in dist.items() if k >= 13))
+        share = sum(v for k, v in stats.net_hist.items() if k >= 13) / stats.rounds
+        out["sim_hcp_13_plus"] = share
+        out["exact_hcp_13_plus"] = at_least
+        out["z_hcp_13_plus"] = (share - at_least) / math.sqrt(
+            at_least * (1 - at_least) / stats.rounds)
+        return out
+
+    def exact_tables(self, rules: BridgeRules) -> dict[str, pd.DataFrame]:
+        """``texts`` (the source texts' figures beside the exact fractions), ``splits`` (every
+        split of 0..13 outstanding cards), ``given`` (a given opponent holds named cards),
+        ``patterns``, ``hcp`` (distribution and P(at least k)), ``lines`` (finesse and drop
+        for every number missing) and ``contract`` (the rules' contract under each line)."""
+        split_rows = [{"outstanding": n, "split": f"{a}-{b}", "exact": str(p),
+                       "probability": float(p)}
+                      for n in range(14) for (a, b), p in odds.splits(n).items()]
+        given = [{"cards": k, "holds_all": str(odds.holds_all(k)),
+                  "p_all": float(odds.holds_all(k)),
+                  "holds_at_least_one": str(odds.holds_at_least_one(k)),
+                  "p_at_least_one": float(odds.holds_at_least_one(k))} for k in range(1, 5)]
+        pats = [{"pattern": "-".join(map(str, k)), "exact": str(p), "probability": float(p)}
+                for k, p in odds.patterns().items()]
+        dist = odds.hcp_distribution()
+        tail = odds.hcp_at_least(dist)
+        hcp = [{"points": k, "exact": str(p), "probability": float(p),
+                "p_at_least": float(tail[k])} for k, p in dist.items()]
+        lines = [{"missing": k, "finesse": str(line_odds("finesse", k)),
+                  "p_finesse": float(line_odds("finesse", k)),
+                  "drop": str(line_odds("drop", k)), "p_drop": float(line_odds("drop", k)),
+                  "best": best_line(k)} for k in range(1, 11)]
+        contract = []
+        for line in LINES:
+            p = line_odds(line, rules.missing)
+            mean, var = contract_value(rules.contract, p, rules.sure_tricks, rules.scoring)
+            contract.append({"contract": str(rules.contract), "scoring": rules.scoring,
+                             "missing": rules.missing, "line": line, "p_make": float(p),
+                             "expected_score": float(mean), "exact": str(mean),
+                             "sd": math.sqrt(float(var))})
+        mean, var = odds.mean_and_variance(dist)
+        texts = odds.texts_figures() + [{"figure": "mean high-card points of a hand",
+                                         "text": "(40 in the pack)", "exact": str(mean),
+                                         "probability": float(mean)}]
+        return {"texts": pd.DataFrame(texts), "splits": pd.DataFrame(split_rows),
+                "given": pd.DataFrame(given), "patterns": pd.DataFrame(pats),
+                "hcp": pd.DataFrame(hcp), "lines": pd.DataFrame(lines),
+                "contract": pd.DataFrame(contract)}
+
+    def exact_charts(self, rules: BridgeRules) -> dict[str, Any]:
+        from sim.games.bridge.charts import hcp_chart, split_chart
+
+        return {"hcp": hcp_chart(), "splits": split_chart()}
+
+    def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
+                     rules: Mapping[str, BridgeRules]) -> dict[str, Any]:
+        """``hcp.png`` and ``splits.png``: exact bars with the simulated shares of the survey
+        rows as dots (only when a survey row ran)."""
+        from sim.games.bridge.charts import hcp_chart, split_chart
+
+        surveys = {k: s for k, s in stats.items() if "given_unseen" in s.counters and s.rounds}
+        if not surveys:
+            return {}
+        hcp = {f"{v} / {s}": {int(p): c / st.rounds for p, c in st.net_hist.items()}
+               for (v, s), st in surveys.items()}
+        total = Stats.merge_all(surveys.values())
+        simulated: dict[int, dict[tuple[int, int], float]] = {}
+        for n in range(14):
+            counts = {w: total.counters.get(f"split_{n}_{w}", 0.0) for w in range(n + 1)}
+            whole = sum(counts.values())
+            if whole:
+                simulated[n] = {}
+                for w, cnt in counts.items():
+                    key = (max(w, n - w), min(w, n - w))
+                    simulated[n][key] = simulated[n].get(key, 0.0) + cnt / whole
+        return {"hcp.png": hcp_chart({f"simulated ({k})": v for k, v in hcp.items()}),
+                "splits.png": split_chart(simulated)}
+
+    def bench_cases(self) -> list[BenchCase]:
+        rules = BridgeRules()
+        state = kernel_state(np.random.SeedSequence(1))
+        scores = scores_by_tricks(rules)
+
+        def survey(n: int) -> object:
+            return survey_stats(n, state)
+
+        def contract(n: int) -> object:
+            return contract_stats(n, state, rules.missing, "drop", rules.sure_tricks, scores)
+
+        def reference(n: int) -> object:
+            return survey_reference(n, generator(np.random.SeedSequence(1)))
+
+        return [BenchCase("full deals surveyed: points, pattern, splits (kernel)", "deals",
+                          survey),
+                BenchCase("unseen cards dealt, drop line scored (kernel)", "deals", contract),
+                BenchCase("full deals surveyed (reference path)", "deals", reference)]
+
+
+GAME = BridgeGame()

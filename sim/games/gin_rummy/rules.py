@@ -1,0 +1,51 @@
+"""Gin rummy: the deal as data (see ``docs/rules/gin_rummy.md``).
+
+An odds engine reaches the dealt hand: ten cards from the pack, their melds, deadwood and
+gin. The play (drawing, discarding, knocking, laying off) is not modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.cards import N_RANKS, N_SUITS
+
+
+@dataclass(frozen=True)
+class GinRules:
+    """The dealt hand of gin rummy.
+
+    Attributes:
+        hand_size: cards in the hand (10 dealt; 11 after a draw, before the discard).
+        knock_limit: the most deadwood a player may knock with (10).
+        ranks: the pack keeps the lowest ``ranks`` ranks (13: the full pack; fewer for exact
+            enumeration in tests).
+        suits: the pack keeps this many suits.
+    """
+
+    hand_size: int = 10
+    knock_limit: int = 10
+    ranks: int = N_RANKS
+    suits: int = N_SUITS
+
+    def __post_init__(self) -> None:
+        def whole(x: object) -> bool:
+            return isinstance(x, int) and not isinstance(x, bool)
+
+        checks = [
+            ("hand_size", whole(self.hand_size) and 1 <= self.hand_size <= 13, "1..13"),
+            ("knock_limit", whole(self.knock_limit) and 0 <= self.knock_limit <= 30, "0..30"),
+            ("ranks", whole(self.ranks) and 3 <= self.ranks <= N_RANKS, "3..13"),
+            ("suits", whole(self.suits) and 1 <= self.suits <= N_SUITS, "1..4"),
+        ]
+        for name, ok, expected in checks:
+            if not ok:
+                raise ValueError(f"{name}: expected an integer {expected}, "
+                                 f"got {getattr(self, name)!r}")
+        if self.hand_size > self.ranks * self.suits:
+            raise ValueError(f"hand_size: {self.hand_size} cards from a pack of "
+                             f"{self.ranks * self.suits}")
+
+
+# eleven cards: the hand after a draw; all eleven melding is "big gin" in some rules
+PRESETS = {"ten-card": GinRules(), "eleven-card": GinRules(hand_size=11)}

@@ -1,0 +1,95 @@
+"""Ctrl-C that always lands cleanly, whatever the process is doing.
+
+Python raises ``KeyboardInterrupt`` at the next bytecode after SIGINT arrives. When that bytecode
+belongs to a Python callback that numba's C dispatcher makes around a compiled call (unboxing
+arguments, or boxing a kernel's results: ``numba.core.serialize._numba_unpickle``), the C code
+swallows the exception half-way, and it surfaces as ``SystemError: CPUDispatcher(...) returned a
+result with an exception set`` with the interrupt lost. :func:`clean_interrupts` installs a SIGINT
+handler that raises only where no such callback is on the stack. Inside one it lets the callback
+finish and raises at the next line of the Python code that called the kernel, by a trace function
+set on that frame alone (a retry by timer would not do: the first bytecode after every kernel call
+is the callback again). Compiled kernels run no bytecode, so the delay is at most the rest of one
+kernel call. Interrupting numba while it compiles is clean, and is not delayed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+# Modules whose functions numba's C code calls back into, and that must not be unwound.
+_CALLBACKS = tuple(os.sep + os.path.join("numba", "core", name)
+                   for name in ("serialize.py", os.path.join("typing", "typeof.py")))
+_NUMBA = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+
+
+def _in_callback(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.endswith(_CALLBACKS):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_in(frame: FrameType) -> None:
+    """Raise KeyboardInterrupt at the next event (line or return) of ``frame``."""
+
+    def local(_frame: FrameType, event: str, _arg: object) -> None:
+        sys.settrace(None)
+        frame.f_trace = None
+        raise KeyboardInterrupt
+
+    frame.f_trace = local
+    # Tracing must be on for a frame's own trace function to be called; new frames get none.
+    sys.settrace(lambda *_: None)
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    if not _in_callback(frame):
+        raise KeyboardInterrupt
+    caller = frame
+    while caller is not None and any(p in caller.f_code.co_filename for p in _NUMBA):
+        caller = caller.f_back
+    if caller is None:
+        raise KeyboardInterrupt
+    _raise_in(caller)
+
+
+@contextmanager
+def clean_interrupts() -> Iterator[None]:
+    """Within this block, SIGINT raises ``KeyboardInterrupt`` only where it is safe to.
+
+    A no-op outside the main thread (only it receives signals) and where SIGINT is ignored
+    (a process started in the background by a shell keeps ignoring it).
+    """
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def workers_immune() -> Iterator[None]:
+    """Worker processes started within this block never see SIGINT; the parent handles it.
+
+    A terminal sends Ctrl-C to every process of the job, workers included; a worker still
+    importing its modules would print a traceback of its own. SIGINT is blocked, not ignored,
+    while the workers start: the block is inherited by the threads and processes started
+    meanwhile, and a Ctrl-C that arrives in the meantime is held and delivered to this process
+    when the block ends, not lost.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

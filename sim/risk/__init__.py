@@ -1,0 +1,13 @@
+"""Sessions, bankroll and risk of ruin: exactly (a dynamic programme over the bankroll), by
+the diffusion approximation, and by Monte Carlo sessions on the games' kernels.
+
+:mod:`.spec` the ``[session]`` table; :mod:`.law` a round's net result on a lattice;
+:mod:`.exact` the dynamic programmes; :mod:`.diffusion` the Brownian approximation;
+:mod:`.montecarlo` sessions on the kernels, statistics only; :mod:`.table` the ``risk.csv``
+rows; :mod:`.charts` the fan chart, ruin against bankroll and the session-result chart.
+"""
+
+from sim.risk.law import RoundLaw
+from sim.risk.spec import SessionSpec, parse_session
+
+__all__ = ["RoundLaw", "SessionSpec", "parse_session"]

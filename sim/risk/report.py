@@ -1,0 +1,113 @@
+"""The risk files of a run with a ``[session]`` table: ``risk.csv`` (every method, every
+column of :mod:`sim.risk.table`), ``risk.md`` (the headline), ``risk_curves.csv`` (ruin
+against bankroll, the charts' data) and the charts ``risk_fan.png``, ``risk_ruin.png`` and
+``risk_results.png``. :func:`write_risk` is what ``houseedge run`` calls; it needs only the
+experiment, so it can also be run on its own."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.files import write_atomic
+from sim.risk.table import RiskResult, measure
+
+HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_ruin_vs_exact",
+            "p_ruin_long_run", "p_ahead", "mean_result", "q5", "q50", "q95",
+            "ev_per_hour", "sd_per_hour", "n0_rounds"]
+
+
+def measure_all(exp: Any, jobs: int = 1) -> list[RiskResult]:
+    """Exact, diffusion and Monte Carlo for every (variant, strategy) of the experiment."""
+    results = []
+    for vi, variant in enumerate(exp.variants):
+        for si, spec in enumerate(exp.strategies):
+            results.append(measure(exp.game, variant.name, variant.rules, spec.name,
+                                   spec.build(exp.game), spec.progression, exp.session,
+                                   exp.seed, (vi, si), jobs))
+    return results
+
+
+def frame_of(results: list[RiskResult]) -> pd.DataFrame:
+    """One row per (variant, strategy, method)."""
+    return pd.DataFrame([row for r in results for row in r.rows])
+
+
+def curves_of(results: list[RiskResult]) -> pd.DataFrame:
+    rows = []
+    for r in results:
+        for i, b in enumerate(r.bankrolls):
+            rows.append({"variant": r.variant, "strategy": r.strategy, "bankroll": b,
+                         "exact": math.nan if r.curve_exact is None else r.curve_exact[i],
+                         "diffusion": r.curve_diffusion[i], "mc": r.curve_mc[i],
+                         "sessions": r.mc.sessions})
+    return pd.DataFrame(rows)
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float):
+        return "" if math.isnan(x) else f"{x:.4g}"
+    return str(x)
+
+
+def markdown(exp: Any, frame: pd.DataFrame) -> str:
+    s = exp.session
+    stops = "".join([f", stop-win +{s.stop_win:g}" if s.stop_win else "",
+                     f", stop-loss -{s.stop_loss:g}" if s.stop_loss else ""])
+    cols = [c for c in HEADLINE if c in frame]
+    lines = [f"# {exp.name}: bankroll and risk of ruin", "",
+             f"Bankroll {s.bankroll:g} base stakes, sessions of {s.rounds:,} rounds "
+             f"({s.rounds_per_hour:g} an hour){stops}; {s.sessions:,} Monte Carlo sessions "
+             "per row. Ruin: the bankroll is gone (the round in play is finished on credit). "
+             "Methods: `exact` (a dynamic programme over the bankroll from the round's exact "
+             "law), `diffusion` (Brownian motion with the round's mean and SD; `moments` says "
+             "whose), `mc` (sessions on the kernel; `z_*_vs_exact` against the exact value).",
+             "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for _, row in frame[cols].iterrows():
+        lines.append("| " + " | ".join(_fmt(row[c]) for c in cols) + " |")
+    lines += ["", "Every column, the bankroll for each target risk and SCORE: `risk.csv`; "
+              "charts: `risk_fan.png`, `risk_ruin.png`, `risk_results.png`.", ""]
+    return "\n".join(lines)
+
+
+def write_risk(exp: Any, out_dir: Path, jobs: int = 1) -> pd.DataFrame:
+    """Measure and write the risk files of ``exp`` into ``out_dir``; returns risk.csv's frame."""
+    from sim import charts
+
+    results = measure_all(exp, jobs)
+    frame = frame_of(results)
+    from sim.risk import charts as risk_charts
+
+    figures = {"risk_fan.png": risk_charts.fan_chart(results),
+               "risk_ruin.png": risk_charts.ruin_chart(results),
+               "risk_results.png": risk_charts.result_chart(results)}
+    write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
+    write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))
+    write_atomic(out_dir / "risk.md", markdown(exp, frame))
+    for name, figure in figures.items():
+        charts.save(figure, out_dir / name)
+    return frame
+
+
+def short_table(out_dir: Path) -> str:
+    """The terminal's view of ``risk.csv``: ruin (with z against exact), P(ahead), the
+    median result and the bankroll for the first target risk, by method."""
+    frame = pd.read_csv(out_dir / "risk.csv")
+    risk_col = next(c for c in frame.columns if c.startswith("bankroll_risk_"))
+    label = risk_col.removeprefix("bankroll_risk_").replace("_", ".")
+    vw = max(8, *(len(str(v)) for v in frame["variant"])) + 2
+    sw = max(9, *(len(str(s)) for s in frame["strategy"])) + 2
+    lines = [f"\n{'variant':<{vw}}{'strategy':<{sw}}{'method':<11}{'P(ruin) %':>10}"
+             f"{'± se':>8}{'z':>7}{'P(ahead) %':>12}{'median':>9}{f'B({label}%)':>10}"]
+    for _, r in frame.iterrows():
+        se = "" if math.isnan(r.get("stderr_p_ruin", math.nan)) else (
+            f"{100 * r['stderr_p_ruin']:.3f}")
+        z = r.get("z_p_ruin_vs_exact", math.nan)
+        lines.append(
+            f"{r['variant']:<{vw}}{r['strategy']:<{sw}}{r['method']:<11}"
+            f"{100 * r['p_ruin']:>10.3f}{se:>8}{'' if math.isnan(z) else f'{z:+.2f}':>7}"
+            f"{_fmt(100 * r['p_ahead']):>12}{_fmt(r['q50']):>9}{_fmt(r[risk_col]):>10}")
+    return "\n".join(lines)

@@ -1,0 +1,104 @@
+"""Ctrl-C: a real SIGINT, at different moments, on every path, is one line and exit 130.
+
+Each run is a subprocess in its own process group, interrupted as a terminal would (SIGINT to
+the whole group, workers included), after its checkpoint folder appears plus a delay.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+
+ROOT = Path(__file__).parents[1]
+FARO = str(ROOT / "experiments" / "faro.toml")
+PONTOON = str(ROOT / "experiments" / "pontoon.toml")
+SEVEN_UP = """
+name = "seven"
+game = "faro"
+rounds = 2_000_000
+seed = 5
+chunk_rounds = 2_000
+[[strategies]]
+use = "{path}:SevenUp"
+"""
+
+
+def _start(args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim", *args], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # A shell's background job ignores SIGINT; a terminal's foreground job does not.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def _interrupt(proc: subprocess.Popen, ready: Path | None, delay: float) -> tuple[int, str]:
+    deadline = time.monotonic() + 120
+    while ready is not None and not ready.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode, err
+
+
+def _assert_clean(code: int, err: str, expect: str) -> None:
+    assert code == 130, err
+    assert "Traceback" not in err and "Error" not in err, err
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    assert lines[-1].startswith(f"houseedge: interrupted{expect}"), err
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.6, 1.2])
+def test_kernel_path_one_job(tmp_path, delay):
+    out = tmp_path / "out"
+    proc = _start(["run", FARO, "--out", str(out), "--quiet", "--rounds", "3000000"])
+    code, err = _interrupt(proc, out / "chunks" / "run.json", delay)
+    _assert_clean(code, err, ": ")
+    assert "chunks kept in" in err and "--resume" in err
+    assert not (out / "report.csv").exists()
+
+
+def test_reference_path(tmp_path):
+    exp = tmp_path / "seven.toml"
+    exp.write_text(SEVEN_UP.format(path=ROOT / "experiments" / "seven_up.py"))
+    out = tmp_path / "out"
+    proc = _start(["run", str(exp), "--out", str(out), "--quiet"])
+    code, err = _interrupt(proc, out / "chunks" / "run.json", 0.5)
+    _assert_clean(code, err, ": ")
+
+
+def test_two_jobs(tmp_path):
+    out = tmp_path / "out"
+    proc = _start(["run", FARO, "--out", str(out), "--quiet", "--rounds", "3000000",
+                   "--jobs", "2"])
+    code, err = _interrupt(proc, out / "chunks" / "run.json", 0.8)
+    _assert_clean(code, err, ": ")
+
+
+def test_exact_computation_in_progress():
+    proc = _start(["exact", PONTOON])
+    code, err = _interrupt(proc, None, 3.0)
+    _assert_clean(code, err, "")
+
+
+def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
+    small = ["--rounds", "300000", "chunk_rounds=5000"]
+    assert main(["run", FARO, "--out", str(tmp_path / "full"), "--quiet", *small]) == 0
+    out = tmp_path / "cut"
+    proc = _start(["run", FARO, "--out", str(out), "--quiet", *small])
+    code, err = _interrupt(proc, out / "chunks" / "run.json", 0.3)
+    _assert_clean(code, err, ": ")
+    assert main(["run", FARO, "--out", str(out), "--quiet", "--resume", *small]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "full" / "report.csv"),
+                                  pd.read_csv(out / "report.csv"))

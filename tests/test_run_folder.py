@@ -1,0 +1,189 @@
+"""Output folders and checkpoints: nothing lost, nothing mixed, nothing stale, bounded."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tracemalloc
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim import experiment, runner
+from sim.checkpoints import CheckpointStore, CorruptCheckpoint
+from sim.cli import main
+
+ROOT = Path(__file__).parents[1]
+FARO = str(ROOT / "experiments" / "faro.toml")
+LANSQUENET = str(ROOT / "experiments" / "lansquenet.toml")
+SMALL = ["rounds=30000", "chunk_rounds=10000"]
+
+
+def _run(exp: str, out: Path, *extra: str) -> int:
+    return main(["run", exp, "--out", str(out), "--quiet", *SMALL, *extra])
+
+
+def _interrupted(monkeypatch, exp: str, out: Path, after: int = 6, *extra: str) -> None:
+    """A run stopped by Ctrl-C after ``after`` chunks."""
+    calls = {"n": 0}
+    real = runner.run_chunk
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] > after:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_chunk", flaky)
+    assert _run(exp, out, *extra) == 130
+    monkeypatch.setattr(runner, "run_chunk", real)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+def test_unfinished_run_is_never_overwritten(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    _interrupted(monkeypatch, FARO, out)
+    capsys.readouterr()
+    before = _snapshot(out)
+    assert _run(FARO, out) == 2
+    line = _one_line(capsys)
+    assert "holds an unfinished run of experiment 'faro' (6 of 54 chunks done)" in line
+    assert "--resume finishes it, --force starts over" in line
+    assert _snapshot(out) == before
+    assert _run(FARO, out, "--force") == 0
+    assert (out / "report.csv").exists()
+
+
+def test_resume_refuses_an_edited_strategy_file_and_names_it(tmp_path, monkeypatch, capsys):
+    strategy = tmp_path / "mine.py"
+    strategy.write_text((ROOT / "experiments" / "seven_up.py").read_text())
+    exp = tmp_path / "exp.toml"
+    exp.write_text('game = "faro"\nrounds = 4000\nchunk_rounds = 1000\nseed = 3\n'
+                   '[[strategies]]\nuse = "mine.py:SevenUp"\n')
+    out = tmp_path / "out"
+    _interrupted(monkeypatch, str(exp), out, 2)
+    strategy.write_text(strategy.read_text().replace("sevens >= 2", "sevens >= 3"))
+    capsys.readouterr()
+    assert main(["run", str(exp), "--out", str(out), "--quiet", "--resume"]) == 2
+    line = _one_line(capsys)
+    assert f"the file {strategy} changed" in line and "--force starts it over" in line
+
+
+def test_resume_refuses_a_changed_key_and_another_version(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    _interrupted(monkeypatch, FARO, out)
+    capsys.readouterr()
+    assert _run(FARO, out, "--resume", "variants.stuss.split_take=0.5") == 2
+    assert "different experiment: variants.stuss.split_take added" in _one_line(capsys)
+    assert _run(FARO, out, "--resume", "--rounds", "20000") == 2
+    assert "rounds changed (was 30000, now 20000)" in _one_line(capsys)
+    monkeypatch.setattr(experiment, "engine_identity",
+                        lambda: {"version": "9.9.9", "source": "x"})
+    assert _run(FARO, out, "--resume") == 2
+    assert "houseedge 0.1.0 -> 9.9.9" in _one_line(capsys)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong rounds"])
+def test_corrupt_chunk_is_named_and_computed_again(tmp_path, monkeypatch, capsys, damage):
+    assert _run(FARO, tmp_path / "full") == 0
+    out = tmp_path / "cut"
+    _interrupted(monkeypatch, FARO, out, 8)
+    victim = out / "chunks" / "v0-s2-prefix.json"
+    text = victim.read_text()
+    victim.write_text({"truncate": text[: len(text) // 2], "garbage": "\x00\x01",
+                       "wrong rounds": text.replace('"rounds": 20000', '"rounds": 20001')
+                       }[damage])
+    exp = experiment.load(FARO, SMALL)
+    with pytest.raises(CorruptCheckpoint, match=str(victim)):
+        CheckpointStore(out, exp).load(repair=False)
+    capsys.readouterr()
+    assert _run(FARO, out, "--resume") == 0
+    err = capsys.readouterr().err
+    assert f"{victim}: unreadable checkpoint" in err and "computed again" in err
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "full" / "report.csv"),
+                                  pd.read_csv(out / "report.csv"))
+
+
+def test_another_experiments_report_is_refused_then_replaced_without_stale_files(
+        tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["run", LANSQUENET, "--out", str(out), "--quiet", "rounds=2000",
+                 "chunk_rounds=1000"]) == 0
+    assert (out / "run_lengths.png").exists()
+    before = _snapshot(out)
+    capsys.readouterr()
+    assert _run(FARO, out) == 2
+    line = _one_line(capsys)
+    assert "holds the report of another experiment ('lansquenet')" in line
+    assert "--force replaces it" in line
+    assert _snapshot(out) == before
+    (out / "my notes.txt").write_text("mine")
+    assert _run(FARO, out, "--force") == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    on_disk = {p.name for p in out.iterdir() if p.is_file()}
+    assert set(manifest["files"]) == on_disk - {"my notes.txt"}
+    assert "run_lengths.png" not in on_disk and "my notes.txt" in on_disk
+    assert manifest["experiment"]["name"] == "faro"
+
+
+def test_same_experiment_replaces_its_own_report(tmp_path):
+    out = tmp_path / "out"
+    assert _run(FARO, out) == 0
+    (out / "stale.png").write_text("left by hand")  # not listed: not the run's to remove
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["files"].append("old-chart.png")
+    (out / "old-chart.png").write_text("written by the earlier run")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert _run(FARO, out, "rounds=20000") == 0
+    assert not (out / "old-chart.png").exists() and (out / "stale.png").exists()
+    assert (pd.read_csv(out / "report.csv")["rounds"] == 20000).all()
+
+
+def test_a_folder_of_other_files_is_refused(tmp_path, capsys):
+    (tmp_path / "thesis.tex").write_text("mine")
+    assert _run(FARO, tmp_path) == 2
+    assert "holds files that are not a houseedge run" in _one_line(capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.tex"]
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+def test_output_files_follow_the_umask(tmp_path, mask):
+    old = os.umask(mask)
+    try:
+        assert _run(FARO, tmp_path / "out") == 0
+    finally:
+        os.umask(old)
+    files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o666 & ~mask for p in files)
+
+
+def test_planning_and_checkpoints_stay_bounded(tmp_path):
+    exp = experiment.load(FARO, ["rounds=1_000_000_000_000_000", "chunk_rounds=100000"])
+    tracemalloc.start()
+    store = CheckpointStore(tmp_path, exp)
+    todo = store.todo()
+    first = [next(todo) for _ in range(1000)]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 5_000_000 and first[-1].index == 999
+    # A run keeps one merged prefix per pair and only the chunks that finished early.
+    out = tmp_path / "out"
+    assert main(["run", FARO, "--out", str(out), "--quiet", "rounds=60000",
+                 "chunk_rounds=1000", "--jobs", "2"]) == 0
+    names = [p.name for p in (out / "chunks").iterdir()]
+    assert sorted(names) == sorted(["run.json", *(f"v{v}-s{s}-prefix.json"
+                                                  for v in range(3) for s in range(6))])
+    prefix = json.loads((out / "chunks" / "v0-s0-prefix.json").read_text())
+    assert prefix["chunks"] == 60 and len(prefix["trace"]) < 60
