@@ -260,12 +260,13 @@ def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: s
     ax.grid(alpha=0.3)
 
 
-MIN_CONVERGENCE_POINTS = 3
+MIN_CONVERGENCE_POINTS = 2
 
 
 def convergence_drawable(conv: pd.DataFrame) -> bool:
     """Whether some row has enough chunks for a convergence chart to show anything."""
-    finite = conv[np.isfinite(conv["edge"].to_numpy(dtype=float))]
+    column = "edge" if conv["edge"].notna().any() or "mean_net" not in conv else "mean_net"
+    finite = conv[np.isfinite(conv[column].to_numpy(dtype=float))]
     if finite.empty:
         return False
     return int(finite.groupby(["variant", "strategy"]).size().max()) >= MIN_CONVERGENCE_POINTS
@@ -274,7 +275,12 @@ def convergence_drawable(conv: pd.DataFrame) -> bool:
 def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | None = None
                       ) -> Figure | None:
     """Convergence of each headline estimate, one panel per variant and strategy with at least
-    three chunks; None when no row has (a one-chunk run has nothing to converge)."""
+    two chunks; None when no row has (a one-chunk run has nothing to converge)."""
+    no_stakes = _no_stakes(frame) and "mean_net" in conv
+    if no_stakes:  # a game without stakes: the mean net result, in its own units
+        band = Z95 * conv["stderr_mean_net"]
+        conv = conv.assign(edge=conv["mean_net"] / 100, ci95_low=(conv["mean_net"] - band) / 100,
+                           ci95_high=(conv["mean_net"] + band) / 100)
     finite = conv[np.isfinite(conv["edge"].to_numpy(dtype=float))]  # no bet: nothing to show
     counts = finite.groupby(["variant", "strategy"], sort=False).size()
     pairs = [pair for pair, n in counts.items() if n >= MIN_CONVERGENCE_POINTS]
@@ -282,13 +288,21 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
         return None
     fig, axes = _grid(fig, len(pairs))
     column = "edge_exact" if "edge_exact" in frame else "exact_edge"
+    if no_stakes:
+        column = "exact_mean_net" if "exact_mean_net" in frame else column
     exact = frame.set_index(["variant", "strategy"])[column]
     for ax, (variant, strategy) in zip(axes, pairs):
         rows = conv[(conv["variant"] == variant) & (conv["strategy"] == strategy)]
-        convergence_axes(rows, ax, exact.get((variant, strategy)), f"{variant} / {strategy}")
+        value = exact.get((variant, strategy))
+        if no_stakes and value is not None:
+            value = value / 100
+        convergence_axes(rows, ax, value, f"{variant} / {strategy}")
+        if no_stakes:
+            ax.set_ylabel("mean net result")
     figure_legend(fig, axes)
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
-    fig.suptitle(f"Convergence of the house edge {basis}, chunk by chunk")
+    fig.suptitle("Convergence of the mean net result, chunk by chunk" if no_stakes
+                 else f"Convergence of the house edge {basis}, chunk by chunk")
     return fig
 
 

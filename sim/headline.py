@@ -86,18 +86,18 @@ def headline(row: dict[str, Any], basis: str, stats: Stats, not_offered: str | N
         # report compares the mean net result instead.
         return {**out, "headline_basis": "no stakes", "edge": math.nan,
                 "edge_stderr": math.nan, "edge_ci95_low": math.nan, "edge_ci95_high": math.nan,
-                "edge_exact": math.nan, "edge_z": math.nan, "stderr_source": None,
-                "note": None}
+                "edge_exact": math.nan, "edge_z": math.nan, "stderr_source": "",
+                "note": ""}
     note = not_offered
     if note is None and stats.sums["sum_wagered"] == 0:
         note = "no bet placed in any round"
     if note is not None:
         return {**out, "edge": math.nan, "edge_stderr": math.nan, "edge_ci95_low": math.nan,
                 "edge_ci95_high": math.nan, "edge_exact": math.nan, "edge_z": math.nan,
-                "stderr_source": None, "note": note}
+                "stderr_source": "", "note": note}
     if not se_exact:
         note = unreliable_reason(stats)
     return {**out, "edge": edge, "edge_stderr": se, "edge_ci95_low": edge - Z95 * se,
             "edge_ci95_high": edge + Z95 * se, "edge_exact": exact,
             "edge_z": z_score(edge, exact, se), "stderr_source": "exact" if se_exact
-            else "sample", "note": note}  # None (missing) when there is nothing to say
+            else "sample", "note": note or ""}

@@ -134,16 +134,15 @@ def headline_table(frame: pd.DataFrame) -> str:
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \
         else "edge per amount wagered"
-    offered = frame["edge"].notna() | frame["note"].isna()
+    offered = frame["edge"].notna() | frame["note"].fillna("").eq("")
     table = pd.DataFrame({
         "variant": frame["variant"], "strategy": frame["strategy"], "rounds": frame["rounds"],
         f"edge {basis}": frame["edge"], "SE": frame["edge_stderr"],
         "95% CI low": frame["edge_ci95_low"], "95% CI high": frame["edge_ci95_high"],
         "exact": frame["edge_exact"], "z": frame["edge_z"], "SE from": frame["stderr_source"],
         other_label: frame[other].where(offered), "path": frame["path"],
-        "note": frame["note"].astype(object).fillna(frame["exact_note"].astype(object))
-        if "exact_note" in frame
-        else frame["note"]})
+        "note": frame["note"].where(frame["note"].fillna("") != "", frame["exact_note"])
+        if "exact_note" in frame else frame["note"]})
     percent = [f"edge {basis}", "SE", "95% CI low", "95% CI high", "exact", other_label]
     styler = (table.style.hide(axis="index")
               .format("{:,}", subset=["rounds"])

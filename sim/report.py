@@ -116,13 +116,10 @@ def build(result: RunResult) -> pd.DataFrame:
             # Why there is no exact value, in words (the exact columns are empty then).
             row["exact_note"] = (game.exact_unavailable(variant.rules, strategy,
                                                         spec.progression)
-                                 if exact is None and pd.isna(row["note"]) else None)
+                                 if exact is None and not row["note"] else "")
             row.update(game.extra_columns(stats))
             rows.append(row)
     frame = pd.DataFrame(rows)
-    for column in ("note", "stderr_source", "exact_note"):
-        if column in frame and frame[column].isna().all():
-            frame[column] = math.nan  # an empty text column reads back the same from CSV
     extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]
     return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
 
@@ -339,7 +336,7 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                exact_odds: bool = True) -> Iterator[tuple[str, str, Any]]:
     """Every chart of a run as (file name, caption, Figure), one at a time (a caller saves
     and closes each before the next is drawn, so memory stays flat): the headline edges, the
-    outcome distribution, the convergence (where some row has several chunks), the game's
+    outcome distribution, the convergence (where some row has two chunks or more), the game's
     own run charts, and the game's exact odds charts for each variant."""
     from sim import charts  # matplotlib is imported only when charts are drawn
 
@@ -367,6 +364,20 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                 yield (f"odds-{variant.name}-{name}.png",
                        f"{variant.name}: {name.replace('-', ' ').replace('_', ' ')} (exact).",
                        figure)
+
+
+TEXT_COLUMNS = ("note", "stderr_source", "exact_note")
+
+
+def for_files(frame: pd.DataFrame) -> pd.DataFrame:
+    """The report as written to CSV and Parquet: an empty text cell is a missing value, and a
+    text column empty in every row is an empty float column, so both files read back alike."""
+    out = frame.copy()
+    for column in TEXT_COLUMNS:
+        if column in out:
+            values = out[column].astype(object).where(out[column].astype(str) != "", None)
+            out[column] = math.nan if values.isna().all() else values
+    return out
 
 
 def _listed_files(out_dir: Path) -> set[str]:
@@ -397,8 +408,9 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         frame = build(result)
         conv = convergence(result, frame)
         dist = outcomes(result)
-        write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
-        write_parquet(frame, out_dir / "report.parquet")
+        written_frame = for_files(frame)
+        write_atomic(out_dir / "report.csv", written_frame.to_csv(index=False))
+        write_parquet(written_frame, out_dir / "report.parquet")
         write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
         write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
         footer = chart_footer(result)
@@ -418,7 +430,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
                                  "files": sorted(written | {"report.html", MANIFEST})})
         chart_notes = [] if charts.convergence_drawable(conv) else [
-            "No convergence chart: no row has three chunks or more (chunks of "
+            "No convergence chart: no row has two chunks or more (chunks of "
             f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
             "convergence.csv."]
         write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info,
