@@ -133,7 +133,8 @@ class PairProgress:
 def trace_point(chunks: int, stats: Stats) -> dict[str, float]:
     """The running estimate after ``chunks`` chunks (for the convergence chart)."""
     return {"chunks": chunks, "rounds": stats.rounds, "edge": stats.edge_per_initial_bet,
-            "stderr": stats.stderr, "mean_net": stats.mean_net,
+            "stderr": stats.stderr, "edge_total": stats.edge_per_total_wagered,
+            "stderr_total": stats.stderr_per_total_wagered, "mean_net": stats.mean_net,
             "stderr_mean_net": stats.std_net / math.sqrt(stats.rounds) if stats.rounds else
             math.nan}
 

@@ -1,4 +1,4 @@
-"""The command line: ``houseedge run | exact | list | bench``.
+"""The command line: ``houseedge run | exact | report | charts | list | bench``.
 
 Bad input of any kind is one line on stderr and exit code 2, before anything is written.
 """
@@ -62,6 +62,15 @@ def _parser() -> argparse.ArgumentParser:
     exact.add_argument("file", help="experiment file (TOML)")
     exact.add_argument("overrides", nargs="*", metavar="key=value")
     exact.add_argument("--out", help="also write the exact tables as CSV into this folder")
+    rebuild = sub.add_parser("report", help="rebuild every output of a run folder from its "
+                             "saved chunks (no simulation)")
+    rebuild.add_argument("folder", help="the output folder of a finished run")
+    charts = sub.add_parser("charts", help="redraw every chart of a run folder from its saved "
+                            "chunks, and the exact odds charts of its variants")
+    charts.add_argument("folder", help="the output folder of a finished run")
+    charts.add_argument("--out", help="write the charts here (default: the run folder)")
+    charts.add_argument("--format", default="png", choices=("png", "svg", "pdf"),
+                        help="file format (default: png)")
     listing = sub.add_parser("list", help="games, presets and strategies")
     listing.add_argument("--counts-cards", action="store_true",
                          help="only the strategies that remember cards already dealt")
@@ -77,23 +86,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _short_table(frame) -> str:
-    """The headline columns, sized to the names (edges in %, + = the house wins). The "± se"
-    is the one z is taken with: the exact spread where the game gives it, else the sample's."""
-    vw = max(8, *(len(v) for v in frame["variant"])) + 2
-    sw = max(9, *(len(s) for s in frame["strategy"])) + 2
+    """The headline columns (see :func:`sim.report.terminal_table`); for a game with no
+    stakes, the mean net per round."""
+    from sim.report import terminal_table
+
     if frame["edge_per_initial_bet"].isna().all():
+        vw = max(8, *(len(v) for v in frame["variant"])) + 2
+        sw = max(9, *(len(s) for s in frame["strategy"])) + 2
         return _short_table_no_stakes(frame, vw, sw)
-    lines = [f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'edge %':>11}{'± se':>9}"
-             f"{'exact %':>11}{'z':>7}{'edge/wagered %':>16}"]
-    for _, r in frame.iterrows():
-        exact = "" if math.isnan(r.exact_edge) else f"{100 * r.exact_edge:.4f}"
-        z = "" if math.isnan(r.z_vs_exact) else f"{r.z_vs_exact:+.2f}"
-        se = r.get("stderr_exact", math.nan)
-        se = r.stderr if se is None or math.isnan(se) else se
-        lines.append(f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}"
-                     f"{100 * r.edge_per_initial_bet:>11.4f}{100 * se:>9.4f}"
-                     f"{exact:>11}{z:>7}{100 * r.edge_per_total_wagered:>16.4f}")
-    return "\n".join(lines)
+    return terminal_table(frame)
 
 
 def _rounds(text: str | None) -> int | None:
@@ -180,44 +181,39 @@ def _number(value: float | None) -> float:
 
 
 def _cmd_exact(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    from sim import experiment, games
-    from sim.files import writable_folder, write_atomic
+    from sim import exact_report, experiment
+    from sim.files import writable_folder
 
     exp = experiment.load(args.file, args.overrides)
     out = writable_folder(Path(args.out), "--out") if args.out else None
-    game = games.get(exp.game)
-    rows = []
-    for variant in exp.variants:
-        for spec in exp.strategies:
-            value = game.exact(variant.rules, spec.build(exp.game), spec.progression)
-            rows.append({
-                "variant": variant.name, "strategy": spec.name,
-                "mean_net": _number(value.mean_net if value else None),
-                "exact_edge": _number(value.edge_per_initial_bet if value else None),
-                "exact_edge_per_total_wagered":
-                    _number(value.edge_per_total_wagered if value else None),
-            })
-    frame = pd.DataFrame(rows)
-    with pd.option_context("display.width", 160, "display.max_columns", 20,
-                           "display.float_format", "{:.6g}".format):
-        print(f"# {exp.name}: exact values per {game.round_name} (house edge, + = house)")
-        print(frame.to_string(index=False))
-        if out:
-            write_atomic(out / "exact.csv", frame.to_csv(index=False))
-        for variant in exp.variants:
-            for name, table in game.exact_tables(variant.rules).items():
-                if out:
-                    write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
-                if name in game.printed_tables:
-                    print(f"\n# {variant.name}: {name}")
-                    print(table.to_string(index=False))
-            if out:
-                from sim.charts import save
+    for line in exact_report.lines(exp, out):
+        print(line)
+    return 0
 
-                for name, figure in game.exact_charts(variant.rules).items():
-                    save(figure, out / f"{variant.name}-{name}.png")
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from sim import report, rundir
+
+    result, info = rundir.load(args.folder)
+    frame = report.write_outputs(result, Path(args.folder), info)
+    print(_short_table(frame))
+    print(f"\nrebuilt from {Path(args.folder) / 'chunks'}: report, summary, manifest, charts "
+          f"and report.html in {args.folder}/")
+    return 0
+
+
+def _cmd_charts(args: argparse.Namespace) -> int:
+    from sim import charts, report, rundir
+
+    result, _ = rundir.load(args.folder)
+    out = Path(args.out) if args.out else Path(args.folder)
+    frame = report.build(result)
+    footer = report.chart_footer(result)
+    for name, _caption, figure in report.run_charts(
+            result, frame, report.convergence(result, frame), report.outcomes(result)):
+        path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"
+        charts.save(figure, path, footer=footer)
+        print(path)
     return 0
 
 
@@ -280,7 +276,8 @@ def _main(argv: Sequence[str] | None) -> int:
         if extra:
             args.overrides = [*args.overrides, *extra]
         command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
-                   "bench": _cmd_bench}[args.command]
+                   "bench": _cmd_bench, "report": _cmd_report,
+                   "charts": _cmd_charts}[args.command]
         if not getattr(args, "quiet", False):
             from sim.compiling import announce
 

@@ -14,7 +14,8 @@ import json
 import math
 import platform
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ import pandas as pd
 from sim import games
 from sim.checkpoints import trace_point
 from sim.files import recording, write_atomic
+from sim.headline import HEADLINE_COLUMNS, headline
 from sim.run_folder import MANIFEST
 from sim.runner import RunResult
 from sim.stats import Z95, Stats, z_score
@@ -78,17 +80,24 @@ def build(result: RunResult) -> pd.DataFrame:
             exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
             row["exact_edge"] = exact_initial
             stderr = stats.stderr
+            se_initial_exact = False
             if exact and exact.sd_net is not None and exact.mean_initial_stake and stats.rounds:
                 # The exact spread: right even when the sample lacks a rare large outcome.
                 stderr = exact.sd_net / math.sqrt(stats.rounds) / exact.mean_initial_stake
                 row["stderr_exact"] = stderr
+                se_initial_exact = True
+            # The interval is taken with the same error as z, so the two never contradict.
+            row["ci95_low"] = stats.edge_per_initial_bet - Z95 * stderr
+            row["ci95_high"] = stats.edge_per_initial_bet + Z95 * stderr
             row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stderr)
             row["exact_edge_per_total_wagered"] = exact_total
             stderr_total = stats.stderr_per_total_wagered
+            se_total_exact = False
             if exact and exact.sd_residual_total is not None and exact.mean_total_wagered \
                     and stats.rounds:
                 stderr_total = (exact.sd_residual_total / math.sqrt(stats.rounds)
                                 / exact.mean_total_wagered)
+                se_total_exact = True
             row["z_vs_exact_per_total_wagered"] = z_score(
                 stats.edge_per_total_wagered, exact_total, stderr_total)
             if exact and exact.mean_initial_stake is None and exact.mean_total_wagered is None:
@@ -100,31 +109,58 @@ def build(result: RunResult) -> pd.DataFrame:
                                             sd / math.sqrt(stats.rounds) if stats.rounds
                                             else math.nan)
             row["path"] = game.engine_path(variant.rules, strategy)
+            row.update(headline(
+                {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
+                 "se_total": stderr_total, "se_total_exact": se_total_exact},
+                game.headline_basis, stats, game.not_offered(variant.rules, strategy)))
+            # Why there is no exact value, in words (the exact columns are empty then).
+            row["exact_note"] = (game.exact_unavailable(variant.rules, strategy,
+                                                        spec.progression)
+                                 if exact is None and not row["note"] else "")
             row.update(game.extra_columns(stats))
             rows.append(row)
     frame = pd.DataFrame(rows)
-    extra = [c for c in frame.columns if c not in CORE_COLUMNS]
-    return frame[CORE_COLUMNS + extra]
+    extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]
+    return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
 
 
-def convergence(result: RunResult) -> pd.DataFrame:
-    """The running estimate at the kept chunk counts (every count to 16, then 16 a decade) and
-    at the end, with its 95% band."""
+def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The running headline estimate after each chunk, with its 95% band.
+
+    Where ``frame`` (the report) says the standard error is exact, the band is the exact one
+    scaled to the rounds played so far (the error shrinks as one over the root of the rounds);
+    otherwise it is the sample's.
+    """
     exp = result.experiment
+    basis = games.get(exp.game).headline_basis
+    final = {} if frame is None else {
+        (r.variant, r.strategy): r for r in frame.itertuples(index=False)}
     rows = []
     for (vi, si), trace in sorted(result.traces.items()):
-        final = result.merged(vi, si)
-        points = [*trace] if trace and trace[-1]["rounds"] == final.rounds else [
-            *trace, trace_point(len(trace), final)]
+        merged = result.merged(vi, si)
+        points = [*trace] if trace and trace[-1]["rounds"] == merged.rounds else [
+            *trace, trace_point(len(trace), merged)]
+        variant, strategy = exp.variants[vi].name, exp.strategies[si].name
+        last = final.get((variant, strategy))
         for point in points:
-            rows.append({"variant": exp.variants[vi].name, "strategy": exp.strategies[si].name,
-                         "rounds": point["rounds"], "edge": point["edge"],
-                         "stderr": point["stderr"], "mean_net": point.get("mean_net", math.nan),
+            if basis == "wagered":  # kept by the checkpoints beside the per-stake estimate
+                edge = point.get("edge_total", math.nan)
+                stderr = point.get("stderr_total", math.nan)
+            else:
+                edge, stderr = point["edge"], point["stderr"]
+            source = "sample"
+            if last is not None and last.stderr_source == "exact" and point["rounds"]:
+                stderr = last.edge_stderr * math.sqrt(merged.rounds / point["rounds"])
+                source = "exact"
+            rows.append({"variant": variant, "strategy": strategy, "rounds": point["rounds"],
+                         "edge": edge, "stderr": stderr, "stderr_source": source,
+                         "mean_net": point.get("mean_net", math.nan),
                          "stderr_mean_net": point.get("stderr_mean_net", math.nan)})
-    frame = pd.DataFrame(rows)
-    frame["ci95_low"] = frame["edge"] - Z95 * frame["stderr"]
-    frame["ci95_high"] = frame["edge"] + Z95 * frame["stderr"]
-    return frame
+    frame_out = pd.DataFrame(rows, columns=["variant", "strategy", "rounds", "edge", "stderr",
+                                            "stderr_source", "mean_net", "stderr_mean_net"])
+    frame_out["ci95_low"] = frame_out["edge"] - Z95 * frame_out["stderr"]
+    frame_out["ci95_high"] = frame_out["edge"] + Z95 * frame_out["stderr"]
+    return frame_out
 
 
 def outcomes(result: RunResult) -> pd.DataFrame:
@@ -165,6 +201,8 @@ def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "experiment": exp.resolved,
         "source": exp.source,
+        # where a strategy file named in the experiment is found: a rebuild needs it
+        "base_dir": exp.strategies[0].base_dir if exp.strategies else None,
         "fingerprint": exp.fingerprint(),
         "files_read": dict(exp.files),
         "seed": exp.seed,
@@ -177,6 +215,8 @@ def manifest(result: RunResult, extra: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _fmt(value: Any) -> str:
+    if value is None:
+        return ""
     if isinstance(value, float):
         if math.isnan(value):
             return ""
@@ -192,9 +232,9 @@ def markdown_table(frame: pd.DataFrame, columns: list[str]) -> str:
     return "\n".join(lines)
 
 
-SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge_per_initial_bet", "stderr",
-                   "exact_edge", "z_vs_exact", "edge_per_total_wagered",
-                   "exact_edge_per_total_wagered", "path"]
+SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge", "edge_stderr", "edge_exact",
+                   "edge_z", "stderr_source", "edge_per_initial_bet", "edge_per_total_wagered",
+                   "path", "note"]
 
 
 NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "exact_mean_net",
@@ -214,9 +254,10 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
         "(unless a strategy sets its own); "
         f"seed {exp.seed}; chunks of {exp.chunk_rounds:,}; {seconds:.1f} s.",
         "",
-        "Edges are the house's (positive: the house wins), per initial stake and per total "
-        "wagered; `stderr` is the standard error of the first; `z_vs_exact` compares it with "
-        "the exact value where one exists.",
+        f"Edges are the house's (positive: the house wins). The headline `edge` is "
+        f"{frame['headline_basis'].iloc[0]}; `edge_stderr` is its standard error (from the "
+        "exact standard deviation where `stderr_source` says exact), and `edge_z` compares "
+        "it with `edge_exact` where an exact value exists. Both bases are given beside it.",
         "",
         *(["Nobody stakes anything in this game: the edges are NaN, and the mean net result "
            "per round is compared with its exact value (`exact_mean_net`, `z_mean_net`) where "
@@ -225,11 +266,44 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
           if frame["edge_per_initial_bet"].isna().all()
           else [markdown_table(frame, SUMMARY_COLUMNS)]),
         "",
-        "Files: `report.csv` (every column), `manifest.json`, `convergence.csv`, "
-        "`outcomes.csv`, and the charts `edge.png`, `outcomes.png`, `convergence.png`.",
+        "Files: `report.html` (the page to read), `report.csv` (every column), "
+        "`manifest.json`, `convergence.csv`, `outcomes.csv`, and the charts (PNG).",
         "",
     ]
     return "\n".join(lines)
+
+
+def _pct(value: float, digits: int = 4) -> str:
+    return "" if value is None or math.isnan(value) else f"{100 * value:.{digits}f}"
+
+
+def terminal_table(frame: pd.DataFrame) -> str:
+    """The headline columns for the terminal, sized to the names. The edge is on the basis a
+    player of the game means (named in the header); "± se" is the error that z and the 95%
+    interval are taken with (the exact spread where the game gives it, marked ``*`` where the
+    sample's is unreliable); a bet the variant does not offer says so."""
+    basis = frame["headline_basis"].iloc[0]
+    other, other_label = (("edge_per_initial_bet", "edge/initial %") if basis.endswith("wagered")
+                          else ("edge_per_total_wagered", "edge/wagered %"))
+    vw = max(8, *(len(v) for v in frame["variant"])) + 2
+    sw = max(9, *(len(s) for s in frame["strategy"])) + 2
+    lines = [f"house edge {basis} (+ = the house wins), in %",
+             f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'edge %':>11}{'± se':>10}"
+             f"{'exact %':>11}{'z':>7}{other_label:>16}"]
+    notes = []
+    for _, r in frame.iterrows():
+        head = f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}"
+        note = r.note if isinstance(r.note, str) else ""
+        if note and math.isnan(r.edge):
+            lines.append(f"{head}  {note}")
+            continue
+        z = "" if math.isnan(r.edge_z) else f"{r.edge_z:+.2f}"
+        flag = "*" if note else " "
+        if note:
+            notes.append(f"* {r.variant} / {r.strategy}: {r.note}")
+        lines.append(f"{head}{_pct(r.edge):>11}{_pct(r.edge_stderr):>9}{flag}"
+                     f"{_pct(r.edge_exact):>11}{z:>7}{_pct(r[other]):>16}")
+    return "\n".join(lines + notes)
 
 
 def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
@@ -244,27 +318,66 @@ def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
     return True
 
 
-def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
-    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts and
-    manifest.json into ``out_dir``; each file appears whole or not at all."""
-    from sim import charts  # matplotlib is imported only when files are written
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
 
-    previous = _listed_files(out_dir)
-    with recording(out_dir) as written:
-        frame = _write_outputs(result, out_dir, seconds, charts)
-        if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
-            from sim.risk.report import write_risk
 
-            write_risk(result.experiment, out_dir, jobs)
-    # The manifest lists exactly this run's files; whatever an earlier write of this folder
-    # left that this one did not write again is removed, so no stale file survives.
-    for name in previous - written:
-        (out_dir / name).unlink(missing_ok=True)
-    write_atomic(out_dir / MANIFEST, json.dumps(
-        manifest(result, {"seconds": round(seconds, 3), "jobs": jobs,
-                          "parquet": "report.parquet" in written,
-                          "files": sorted(written | {MANIFEST})}), indent=2, default=str))
-    return frame
+def chart_footer(result: RunResult) -> str:
+    """The footer line of a run's charts: experiment, rounds and seed."""
+    from sim.charts import footer_text
+
+    exp = result.experiment
+    game = games.get(exp.game)
+    return footer_text(exp.name, f"{exp.rounds:,} {game.round_name}s per variant and strategy",
+                       exp.seed)
+
+
+def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
+               exact_odds: bool = True) -> Iterator[tuple[str, str, Any]]:
+    """Every chart of a run as (file name, caption, Figure), one at a time (a caller saves
+    and closes each before the next is drawn, so memory stays flat): the headline edges, the
+    outcome distribution, the convergence (where some row has two chunks or more), the game's
+    own run charts, and the game's exact odds charts for each variant."""
+    from sim import charts  # matplotlib is imported only when charts are drawn
+
+    exp = result.experiment
+    game = games.get(exp.game)
+    basis = frame["headline_basis"].iloc[0]
+    yield ("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
+           "(from the exact standard deviation where known) and exact values (x).",
+           charts.edge_chart(frame))
+    yield ("outcomes.png", f"The distribution of the net result of a {game.round_name}, "
+           "per strategy and variant (log probability).", charts.outcome_chart(dist))
+    figure = charts.convergence_chart(conv, frame)
+    if figure is not None:
+        yield ("convergence.png", f"The running estimate of the edge {basis} after each "
+               "chunk, its 95% band and the exact value.", figure)
+    extra = game.extra_charts(
+        {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
+         for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
+    for name, figure in extra.items():
+        yield (name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
+               "beside exact).", figure)
+    if exact_odds:
+        for variant in exp.variants:
+            for name, figure in game.exact_charts(variant.rules).items():
+                yield (f"odds-{variant.name}-{name}.png",
+                       f"{variant.name}: {name.replace('-', ' ').replace('_', ' ')} (exact).",
+                       figure)
+
+
+TEXT_COLUMNS = ("note", "stderr_source", "exact_note")
+
+
+def for_files(frame: pd.DataFrame) -> pd.DataFrame:
+    """The report as written to CSV and Parquet: an empty text cell is a missing value, and a
+    text column empty in every row is an empty float column, so both files read back alike."""
+    out = frame.copy()
+    for column in TEXT_COLUMNS:
+        if column in out:
+            values = out[column].astype(object).where(out[column].astype(str) != "", None)
+            out[column] = math.nan if values.isna().all() else values
+    return out
 
 
 def _listed_files(out_dir: Path) -> set[str]:
@@ -275,24 +388,58 @@ def _listed_files(out_dir: Path) -> set[str]:
     return {str(f) for f in listed if "/" not in str(f) and f != MANIFEST}
 
 
-def _write_outputs(result: RunResult, out_dir: Path, seconds: float, charts: Any
-                   ) -> pd.DataFrame:
-    frame = build(result)
-    conv = convergence(result)
-    dist = outcomes(result)
-    write_atomic(out_dir / "report.csv", frame.to_csv(index=False))
-    write_parquet(frame, out_dir / "report.parquet")
-    write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
-    write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
-    exp = result.experiment
-    game = games.get(exp.game)
-    extra = game.extra_charts(
-        {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
-         for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
-    for name, figure in (("edge.png", charts.edge_chart(frame)),
-                         ("outcomes.png", charts.outcome_chart(dist)),
-                         ("convergence.png", charts.convergence_chart(conv, frame)),
-                         *extra.items()):
-        charts.save(figure, out_dir / name)
-    write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
+def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
+    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts,
+    report.html and manifest.json into ``out_dir``; each file appears whole or not at all."""
+    return write_outputs(result, out_dir, {"seconds": round(seconds, 3), "jobs": jobs,
+                                           "finished": _now()})
+
+
+def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
+                  ) -> pd.DataFrame:
+    """Every output file of a run from its chunks. ``run_info`` holds what the chunks do not
+    (``seconds``, ``jobs``, ``finished`` and anything else for the manifest), so that a
+    rebuild from the saved chunks and the old manifest writes the same bytes."""
+    from sim import charts, html
+
+    previous = _listed_files(out_dir)
+    seconds = float(run_info.get("seconds", 0.0))
+    with recording(out_dir) as written:
+        frame = build(result)
+        conv = convergence(result, frame)
+        dist = outcomes(result)
+        written_frame = for_files(frame)
+        write_atomic(out_dir / "report.csv", written_frame.to_csv(index=False))
+        write_parquet(written_frame, out_dir / "report.parquet")
+        write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
+        write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
+        footer = chart_footer(result)
+        svgs = []
+        for name, caption, figure in run_charts(result, frame, conv, dist):
+            charts.add_footer(figure, footer)
+            write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
+            svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
+        write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
+        sections = {}
+        if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
+            from sim.risk.report import write_risk
+
+            risk, risk_svgs = write_risk(result.experiment, out_dir,
+                                         int(run_info.get("jobs", 1)), footer)
+            sections["Bankroll and risk"] = {"risk": risk}
+            svgs += risk_svgs
+        info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
+                                 "files": sorted(written | {"report.html", MANIFEST})})
+        chart_notes = [] if charts.convergence_drawable(conv) else [
+            "No convergence chart: no row has two chunks or more (chunks of "
+            f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
+            "convergence.csv."]
+        write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info,
+                                                        sections=sections,
+                                                        chart_notes=chart_notes))
+    # The manifest lists exactly this run's files; whatever an earlier write of this folder
+    # left that this one did not write again is removed, so no stale file survives.
+    for name in previous - written:
+        (out_dir / name).unlink(missing_ok=True)
+    write_atomic(out_dir / MANIFEST, json.dumps(info, indent=2, default=str))
     return frame

@@ -242,6 +242,17 @@ def test_charts_draw_on_a_given_axes_and_return_the_figure():
     assert len(c.lines) == 5  # the curve, the full run and the three estimators
     plt.close(fig)
     charts = GAME.exact_charts(rules)
-    assert set(charts) == {"prizes", "prizes-10-tickets", "ev-against-sold"}
+    assert set(charts) == {"prizes", "prizes-10-tickets", "ev-against-sold", "any-win"}
     for figure in charts.values():
         plt.close(figure)
+
+
+def test_any_win_odds_agree_with_the_k_ticket_distribution():
+    from sim.games.scratchcard.charts import any_win_odds
+
+    for name in ("deal-em", "online-example"):
+        pool = ScratchRules(name).pool()
+        odds = any_win_odds(pool, np.array([1, 2, 3]))
+        for k, p in zip((1, 2, 3), odds):
+            values, probs = total_distribution(pool, k)
+            assert p == pytest.approx(float(probs[values > 0].sum()), rel=1e-9)

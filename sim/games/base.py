@@ -6,6 +6,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,9 @@ class ExactValue:
     mean_total_wagered: float | None
     sd_net: float | None = None
     sd_residual_total: float | None = None
+    # The edges as exact fractions, where the exact code computes in them (faro): shown
+    # beside the decimals by `houseedge exact`.
+    fractions: Mapping[str, Fraction] | None = None
 
     @property
     def edge_per_initial_bet(self) -> float | None:
@@ -80,6 +84,11 @@ class Game(ABC):
     rules_type: type
     presets: Mapping[str, Any]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
+    # The basis of the headline edge: what a player of the game means by "the house edge".
+    # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
+    # where a round holds many bets (a faro deal, a scratchcard budget).
+    headline_basis: str = "initial"
+    rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
 
     def locate(self, rule: str, value: str, base_dir: Path) -> str:
@@ -138,6 +147,21 @@ class Game(ABC):
 
     def exact(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> ExactValue | None:
         """Exact expectations for this strategy, or None where the mathematics does not reach."""
+        return None
+
+    def exact_unavailable(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> str:
+        """Why :meth:`exact` gives no value here, in words a reader understands (shown in
+        place of an empty cell)."""
+        if progression.kind != 0:
+            return ("no exact value: a stake progression makes each round's stake depend on "
+                    "the rounds before")
+        return "no exact value: the exact code does not reach this strategy under these rules"
+
+    def not_offered(self, rules: Any, strategy: Any) -> str | None:
+        """Why the variant does not offer what the strategy bets on (None: it is offered).
+
+        A row whose bet is not offered shows that reason instead of an edge of 0 +- 0.
+        """
         return None
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:

@@ -73,23 +73,37 @@ def markdown(exp: Any, frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def write_risk(exp: Any, out_dir: Path, jobs: int = 1) -> pd.DataFrame:
-    """Measure and write the risk files of ``exp`` into ``out_dir``; returns risk.csv's frame."""
+def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None
+               ) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
+    """Measure and write the risk files of ``exp`` into ``out_dir``.
+
+    Returns:
+        risk.csv's frame, and (file name, caption, SVG bytes) of each risk chart for the page.
+    """
     from sim import charts
 
     results = measure_all(exp, jobs)
     frame = frame_of(results)
     from sim.risk import charts as risk_charts
 
-    figures = {"risk_fan.png": risk_charts.fan_chart(results),
-               "risk_ruin.png": risk_charts.ruin_chart(results),
-               "risk_results.png": risk_charts.result_chart(results)}
     write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
     write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))
     write_atomic(out_dir / "risk.md", markdown(exp, frame))
-    for name, figure in figures.items():
-        charts.save(figure, out_dir / name)
-    return frame
+    svgs = []
+    # One chart at a time, closed once saved: memory stays flat.
+    for name, caption, draw in (
+            ("risk_fan.png", "Bankroll over the session: quantile bands and sample sessions.",
+             risk_charts.fan_chart),
+            ("risk_ruin.png", "Risk of ruin against bankroll: exact, diffusion and Monte Carlo "
+             "with 95% intervals.", risk_charts.ruin_chart),
+            ("risk_results.png", "The distribution of the session result.",
+             risk_charts.result_chart)):
+        figure = draw(results)
+        if footer:
+            charts.add_footer(figure, footer)
+        write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
+        svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
+    return frame, svgs
 
 
 def short_table(out_dir: Path) -> str:

@@ -96,6 +96,7 @@ class BonusGame(Game):
     description = ("Wagering bonuses: terms, player policies, exact value by dynamic "
                    "programming, the operator's cost")
     round_name = "player"
+    rules_doc = "docs/rules/scratchcards.md"
     rules_type = BonusRules
     presets = PRESETS
     printed_tables = ("bets", "claims")
@@ -128,6 +129,11 @@ class BonusGame(Game):
             return None
         return ExactValue(value.expected_profit, value.deposit, value.mean_wagered,
                           value.sd_payout)
+
+    def exact_unavailable(self, rules: BonusRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        return ("no exact value: the policy is not a table over (balance, wagering left) that "
+                "the dynamic programme can read")
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         n = stats.rounds

@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, save
+from sim.charts import _axes, legend_outside, save
 from sim.games.bonus import BonusRules, grid_for, policy_value
 from sim.games.bonus.dp import BonusValue
 from sim.games.bonus.terms import PRESETS
@@ -47,8 +47,8 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
         best = policy_value(rules, optimal).expected_profit
         ax.axhline(best, color="C2", ls="-.", lw=1, label=f"optimal policy: {best:.1f}")
     ax.set_xscale("log")
-    ax.set_xlabel("flat stake")
-    ax.set_ylabel("expected profit against the deposit")
+    ax.set_xlabel("flat stake (money, log scale)")
+    ax.set_ylabel("expected profit against the deposit (money)")
     twin = ax.twinx()
     twin.plot(stakes, [v.p_complete for v in values], "s--", color="C1", ms=4,
               label="P(requirement completed)")
@@ -56,7 +56,9 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
     twin.set_ylim(0, 1)
     lines = ax.get_legend_handles_labels()
     more = twin.get_legend_handles_labels()
-    ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="best")
+    # Beside the plot, past the twin axis' labels: a legend inside would cover points.
+    ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="upper left",
+              bbox_to_anchor=(1.14, 1.0), frameon=False)
     ax.set_title(f"{rules.bonus:g} bonus on {rules.deposit:g}, wagering {rules.requirement:g} "
                  f"on {rules.games[0]}")
     ax.grid(alpha=0.3)
@@ -79,12 +81,14 @@ def cost_chart(rules: BonusRules, term: str, values: Sequence[Any],
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(xs, [f"{x:g}" if isinstance(x, (int, float)) else str(x) for x in values])
     ax.set_xlabel(term)
-    ax.set_ylabel("expected cost of one bonus")
+    ax.set_ylabel("expected cost of one bonus (money)")
     twin.set_ylabel("P(requirement completed)")
     twin.set_ylim(0, 1)
     lines = ax.get_legend_handles_labels()
     more = twin.get_legend_handles_labels()
-    ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="best")
+    # Beside the plot, past the twin axis' labels: a legend inside would cover points.
+    ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="upper left",
+              bbox_to_anchor=(1.14, 1.0), frameon=False)
     ax.set_title(f"Operator's cost against {term}")
     ax.grid(alpha=0.3)
     return fig
@@ -97,12 +101,13 @@ def cashout_chart(values: Sequence[tuple[str, BonusValue]], ax: Axes | None = No
     for i, (label, value) in enumerate(values):
         keep = value.probabilities > 1e-12
         ax.plot(value.payouts[keep], value.probabilities[keep], ".", ms=3, color=f"C{i}",
+                rasterized=int(keep.sum()) > 400,
                 label=f"{label}: P(0) = {value.probabilities[value.payouts == 0].sum():.3f}, "
                       f"mean {value.mean_payout:.1f}")
     ax.set_yscale("log")
-    ax.set_xlabel("cash-out (withdrawable balance)")
-    ax.set_ylabel("probability")
-    ax.legend(fontsize="small")
+    ax.set_xlabel("cash-out: the withdrawable balance (money)")
+    ax.set_ylabel("probability (log)")
+    legend_outside(ax)
     ax.set_title("Distribution of the cash-out")
     ax.grid(alpha=0.3)
     return fig

@@ -21,6 +21,13 @@ from sim.games.bonus.dp import BonusValue
 from sim.games.bonus.terms import BonusRules, played_game
 
 
+def _difference(a: float, b: float) -> float:
+    """``a - b``, where a difference within rounding of the two (a few parts in 1e12 of
+    their size) is zero: two routes to the same exact value differ only by float noise."""
+    gap = a - b
+    return 0.0 if abs(gap) <= 1e-9 * max(abs(a), abs(b), 1.0) else gap
+
+
 def value_row(rules: BonusRules, label: str, value: BonusValue) -> dict[str, Any]:
     """One row of a policy's exact outcome, with the naive value beside it."""
     naive = rules.naive_profit(0)
@@ -38,7 +45,7 @@ def value_row(rules: BonusRules, label: str, value: BonusValue) -> dict[str, Any
         "naive_error": naive - value.expected_profit,
         "naive_impossible": naive < -rules.deposit,
         "final_balance_profit": identity,
-        "taken_back_by_terms": identity - value.expected_profit,
+        "taken_back_by_terms": _difference(identity, value.expected_profit),
         "p_complete": value.p_complete,
         "p_bust": value.p_bust,
         "p_walk": value.p_walk,

@@ -1,6 +1,6 @@
 """Wagering bonuses: the terms as data, the games played, and what a player sees.
 
-See ``shared/rules/scratchcards.md``. A round is one player's life with one bonus: deposit,
+See ``docs/rules/scratchcards.md``. A round is one player's life with one bonus: deposit,
 bonus credited, bets until the requirement is met (then the balance is withdrawn), the balance
 no longer covers a stake (bust), the player walks away, or the time limit runs out.
 

@@ -58,6 +58,8 @@ class FaroGame(Game):
     round_name = "deal"
     rules_type = FaroRules
     presets = PRESETS
+    headline_basis = "wagered"  # a deal holds many bets: the edge per bet is what is meant
+    rules_doc = "docs/rules/faro.md"
 
     def simulate(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
                  rounds: int, seed: np.random.SeedSequence) -> Stats:
@@ -89,6 +91,21 @@ class FaroGame(Game):
               progression: ProgressionSpec) -> ExactValue | None:
         table = kernel_table_of(strategy, rules)
         return deal_value(rules, table, progression) if table is not None else None
+
+    def exact_unavailable(self, rules: FaroRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if kernel_table_of(strategy, rules) is None:
+            return ("no exact value: the strategy is not a table the exact code can read (it "
+                    "plays on the reference path)")
+        return super().exact_unavailable(rules, strategy, progression)
+
+    def not_offered(self, rules: FaroRules, strategy: Any) -> str | None:
+        table = kernel_table_of(strategy, rules)
+        if table is None or table.masks or table.high_card or not table.call_turn:
+            return None
+        if not rules.has_hock:
+            return "not offered: no hock is left in this variant, so the turn cannot be called"
+        return None
 
     def session_nets(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
                      sessions: int, rounds: int, seed: np.random.SeedSequence
@@ -154,18 +171,21 @@ class FaroGame(Game):
                 first_turn.append({"bet": f"one rank, {k} of it left", "horizon": label,
                                    "win": odds.win, "lose": odds.lose, "split": odds.split,
                                    "none": odds.none, "ev": odds.ev,
-                                   "edge_per_decided": odds.edge_per_decided})
+                                   "edge_per_decided": odds.edge_per_decided,
+                                   "edge_exact": odds.exact_edge_per_decided})
         hc = high_card_odds(totals, rules)
         first_turn.append({"bet": "high card, full pack", "horizon": "next turn", "win": hc.win,
                            "lose": hc.lose, "split": hc.split, "none": hc.none, "ev": hc.ev,
-                           "edge_per_decided": hc.edge_per_decided})
+                           "edge_per_decided": hc.edge_per_decided,
+                           "edge_exact": hc.exact_edge_per_decided})
         for three in ((0, 1, 2), (0, 0, 1)):
             odds = call_turn_odds(three, rules)
             first_turn.append({"bet": "call the turn, " + ("three ranks" if len(set(three)) == 3
                                                              else "cat-hop"),
                                "horizon": "last turn", "win": odds.win, "lose": odds.lose,
                                "split": 0.0, "none": 0.0, "ev": odds.ev,
-                               "edge_per_decided": odds.edge_per_decided})
+                               "edge_per_decided": odds.edge_per_decided,
+                               "edge_exact": odds.exact_edge_per_decided})
         return {"bets": pd.DataFrame(first_turn),
                 "rank_bet_by_state": pd.DataFrame(rank_bet_table(rules))}
 

@@ -33,6 +33,15 @@ class BetOdds:
     split: float
     none: float
     ev: float
+    # The expected value and the chance of a decision as computed, before rounding.
+    exact: tuple[Fraction, Fraction] | None = None
+
+    @property
+    def exact_edge_per_decided(self) -> Fraction | None:
+        """:attr:`edge_per_decided` as an exact fraction (None where not computed so)."""
+        if self.exact is None or not self.exact[1]:
+            return None
+        return -self.exact[0] / self.exact[1]
 
     @property
     def decided(self) -> float:
@@ -55,7 +64,8 @@ def _odds(win: Fraction, lose: Fraction, split: Fraction, coppered: bool,
         win, lose = lose, win
     none = 1 - win - lose - split
     ev = win - lose - Fraction(split_take) * split
-    return BetOdds(float(win), float(lose), float(split), float(none), float(ev))
+    return BetOdds(float(win), float(lose), float(split), float(none), float(ev),
+                   (ev, win + lose + split))
 
 
 def turn_odds(counts: tuple[int, ...], n: int, rules: FaroRules, coppered: bool = False) -> BetOdds:
@@ -127,8 +137,9 @@ def high_card_odds(remaining: tuple[int, ...], rules: FaroRules) -> BetOdds:
     same = Fraction(sum(c * (c - 1) for c in remaining), n * (n - 1))
     higher = float((1 - same) / 2)
     if rules.high_card_pair == "push":
-        return BetOdds(higher, higher, 0.0, float(same), 0.0)
-    return BetOdds(higher, higher, float(same), 0.0, float(-same / 2))
+        return BetOdds(higher, higher, 0.0, float(same), 0.0, (Fraction(0), 1 - same))
+    return BetOdds(higher, higher, float(same), 0.0, float(-same / 2),
+                   (-same / 2, Fraction(1)))
 
 
 def call_turn_odds(last_three: tuple[int, ...], rules: FaroRules) -> BetOdds | None:
@@ -138,7 +149,8 @@ def call_turn_odds(last_three: tuple[int, ...], rules: FaroRules) -> BetOdds | N
         return None
     orders = 6 if distinct == 3 else 3
     pays = Fraction(rules.call_turn_pays if distinct == 3 else rules.cat_hop_pays)
-    return BetOdds(1 / orders, 1 - 1 / orders, 0.0, 0.0, float((pays + 1) / orders - 1))
+    ev = (pays + 1) / orders - 1
+    return BetOdds(1 / orders, 1 - 1 / orders, 0.0, 0.0, float(ev), (ev, Fraction(1)))
 
 
 # ------------------------------------------------------------------------ whole deals
@@ -203,8 +215,11 @@ def deal_value(rules: FaroRules, table: FaroTable,
         net += Fraction(table.call_turn) * ev
         wagered += Fraction(table.call_turn) * (1 - triple)
     base = Fraction(progression.base)
+    fractions = {"edge_per_initial_bet": -net}
+    if wagered:
+        fractions["edge_per_total_wagered"] = -net / wagered
     return ExactValue(mean_net=float(net * base), mean_initial_stake=float(base),
-                      mean_total_wagered=float(wagered * base))
+                      mean_total_wagered=float(wagered * base), fractions=fractions)
 
 
 def rank_bet_table(rules: FaroRules) -> list[dict[str, float]]:

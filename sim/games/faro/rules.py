@@ -1,6 +1,6 @@
 """Faro and stuss: the rules as data, the bets, and what a player sees.
 
-See ``shared/rules/faro.md`` for the rules and the decisions taken where the source is silent.
+See ``docs/rules/faro.md`` for the rules and the decisions taken where the source is silent.
 A deal runs through the whole pack: the soda is burned, then turns of two cards (the first
 loses, the second wins); an odd card left at the end is the hock, which has no action.
 """

@@ -27,6 +27,7 @@ from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.lansquenet.chain import CoupOdds, coup_odds
 from sim.games.lansquenet.cheat import (
     CheatReport,
+    bank_value_chart,
     check_file,
     fair_runs,
     p_longest_run,
@@ -86,6 +87,7 @@ class LansquenetGame(Game):
     description = ("Lansquenet: the bank riding and doubling, jumelles, pass-after policies, "
                    "the sharper's portee and its detection")
     round_name = "bank"
+    rules_doc = "docs/rules/lansquenet.md"
     rules_type = LansquenetRules
     presets = PRESETS
     file_rules = ("observed",)
@@ -130,6 +132,16 @@ class LansquenetGame(Game):
         if table is None or progression.kind != FLAT:
             return None
         return table_value(rules, table, progression.base)
+
+    def exact_unavailable(self, rules: LansquenetRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if kernel_table_of(strategy, rules) is None:
+            return ("no exact value: the strategy is not a table the exact code can read (it "
+                    "plays on the reference path)")
+        if progression.kind == FLAT:
+            return ("no exact value: the Markov chain over pack compositions runs past its "
+                    "budget for these rules")
+        return super().exact_unavailable(rules, strategy, progression)
 
     def session_nets(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,
                      sessions: int, rounds: int, seed: np.random.SeedSequence
@@ -242,7 +254,8 @@ class LansquenetGame(Game):
             if value is not None:
                 lines["sharper, source portee, riding on"] = value.runs
         return {"run_lengths": run_length_chart(lines, run_lengths(rules),
-                                                title="Run lengths of a bank, exact")}
+                                                title="Run lengths of a bank, exact"),
+                "bank-value": bank_value_chart(pd.DataFrame(policy_rows(rules)))}
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, LansquenetRules]) -> dict[str, Any]:
@@ -250,7 +263,7 @@ class LansquenetGame(Game):
         banks opened on a stacked pack, with the exact run lengths of a fair bank."""
         from sim.charts import _grid
 
-        fig, axes = _grid(None, len(rules), panel=(6.0, 3.8))
+        fig, axes = _grid(None, len(rules), panel=(7.5, 3.4), cols=2)
         for ax, (variant, variant_rules) in zip(axes, rules.items()):
             lines = {}
             for (v, strategy), st in stats.items():

@@ -331,6 +331,34 @@ def story_rows(runs: np.ndarray, coups_in_evening: int = 200) -> list[dict[str, 
 
 
 # ------------------------------------------------------------------ the chart
+def bank_value_chart(policies, ax=None):
+    """The banker's exact result of a bank, and his chance of a profit, by when he passes it
+    (rows of :func:`policy_rows`); the edge per stake met on a second axis."""
+    from sim.charts import _axes
+
+    fig, ax = _axes(ax, (8, 4.2))
+    rows = policies[policies["policy"].str.startswith("pass after")]
+    k = rows["policy"].str.extract(r"(\d+)")[0].astype(int).to_numpy()
+    ax.bar(k, rows["banker_result"], color="C0", alpha=0.8,
+           label="banker's mean result of a bank (opening stakes)")
+    ax.plot(k, rows["p_profit"], "o-", color="C1", label="P(the bank ends in profit)")
+    ax.set_xticks(k)
+    ax.set_xlabel("the banker passes the bank after this many coups won")
+    ax.set_ylabel("opening stakes / probability")
+    twin = ax.twinx()
+    twin.plot(k, rows["edge_per_stake_met"] * 100, "s--", color="C2", ms=4,
+              label="edge per stake met, %")
+    twin.set_ylabel("banker's edge per stake met, %", color="C2")
+    twin.set_ylim(0, max(0.1, float(rows["edge_per_stake_met"].max()) * 130))
+    handles = [h for a in (ax, twin) for h in a.get_legend_handles_labels()[0]]
+    labels = [lab for a in (ax, twin) for lab in a.get_legend_handles_labels()[1]]
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.12, 1.0), fontsize="small",
+              frameon=False)
+    ax.set_title("A bank's value by when it is passed (exact)")
+    ax.grid(alpha=0.3)
+    return fig
+
+
 def run_length_chart(distributions: Mapping[str, Sequence[float]],
                      exact: Sequence[float] | None = None, ax=None, title: str | None = None):
     """P(a bank ends after k coups won running), one line per distribution (a fair bank, a
@@ -341,18 +369,37 @@ def run_length_chart(distributions: Mapping[str, Sequence[float]],
     from sim.charts import _axes
 
     fig, ax = _axes(ax, (7.5, 4.2))
+    shown: list[float] = []
+    last = 0
     for i, (label, probs) in enumerate(distributions.items()):
         probs = np.asarray(probs, dtype=np.float64)
         k = np.flatnonzero(probs > 0)
+        if not len(k):
+            continue
         ax.plot(k, probs[k], "o-", ms=3.5, lw=1.2, color=f"C{i}", label=label)
+        shown += list(probs[k])
+        last = max(last, int(k[-1]))
     if exact is not None:
         exact = np.asarray(exact, dtype=np.float64)
         k = np.flatnonzero(np.isfinite(exact) & (exact > 1e-12))
-        ax.plot(k, exact[k], "--", color="black", lw=1, label="fair bank, exact")
+        if len(k):
+            # The axis reaches the runs seen (or, alone, the runs of chance above 1e-9): an
+            # exact tail down to 1e-12 would leave the simulated points in a corner.
+            if not distributions:
+                last = int(k[exact[k] > 1e-9][-1]) if (exact[k] > 1e-9).any() else int(k[-1])
+            k = k[k <= last + 2]
+            ax.plot(k, exact[k], "--", color="black", lw=1, label="fair bank, exact")
+            shown += list(exact[k])
     ax.set_yscale("log")
+    if shown:
+        ax.set_ylim(min(shown) / 3, min(1.0, max(shown) * 2))
+    ax.set_xlim(-0.5, last + 2.5)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("coups won running before the bank ends (last point: that many or more)")
-    ax.set_ylabel("probability")
+    ax.set_ylabel("probability (log)")
     ax.set_title(title or "Run lengths of a bank")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    from sim.charts import legend_outside
+
+    legend_outside(ax)
     return fig

@@ -1,6 +1,6 @@
 """Lansquenet: the rules as data, the seats' policies as data, and what a seat sees.
 
-See ``shared/rules/lansquenet.md`` for the rules and the decisions taken where the source is
+See ``docs/rules/lansquenet.md`` for the rules and the decisions taken where the source is
 silent. A *coup*: the punters meet the banker's stake in turn (only the covered part is at
 risk); two cards are turned, one for the table and one for the banker; both of one rank is a
 *jumelle* (the banker takes half, or all, of the covered stake); otherwise cards are turned

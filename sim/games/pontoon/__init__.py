@@ -75,6 +75,7 @@ class PontoonGame(Game):
     description = ("Pontoon (British twenty-one): buys, twists, splits, five card tricks, "
                    "the bank passing")
     round_name = "deal"
+    rules_doc = "docs/rules/pontoon.md"
     rules_type = PontoonRules
     presets = PRESETS
 
@@ -173,6 +174,19 @@ class PontoonGame(Game):
             if rules.players == 1 or independent.applies(rules, *tables, rules.n_cards):
                 return first_deal_value(rules, *tables)
         return None  # the pack carries over: each deal depends on the ones before
+
+    def exact_unavailable(self, rules: PontoonRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if progression.kind != FLAT or progression.base != 1.0:
+            return super().exact_unavailable(rules, strategy, progression)
+        if self._tables(rules, strategy) is None:
+            return ("no exact value: the strategy is not a table the exact code can read (it "
+                    "plays on the reference path)")
+        if not rules.infinite_deck and rules.reshuffle != "every-deal":
+            return ("no exact value: the pack carries over from deal to deal, so each deal "
+                    "depends on the ones before")
+        return ("no exact value: the banker reads the punters' hands and the walk runs past "
+                "its budget")
 
     # ---------------------------------------------------------------- report
     def extra_columns(self, stats: Stats) -> dict[str, float]:
@@ -279,6 +293,23 @@ class PontoonGame(Game):
             BenchTiming("exact, first deal, one pack: stick 16 v adaptive", timed(
                 rules, PlayerTable.threshold(rules, stick=16, soft_stick=18), adaptive)),
         ]
+
+    def exact_charts(self, rules: PontoonRules) -> dict[str, Any]:
+        """``twist-odds``: bust and five-card-trick odds by total; ``optimal-v-stand17``: the
+        optimal punter's strategy chart against a banker standing on 17 and the banker's best
+        answer (exact, infinite deck)."""
+        from sim.games.pontoon.charts import strategy_figure, twist_odds_chart
+        from sim.games.pontoon.solver import best_banker, best_player
+
+        punter = best_player(rules, BankerTable.stand_on(17))
+        answer = best_banker(rules, punter.player)
+        title = (f"optimal punter v a banker standing on 17: house edge "
+                 f"{100 * punter.value.edge_per_initial_bet:.2f}% per initial stake (exact, "
+                 f"infinite deck); the banker's best answer makes it "
+                 f"{100 * answer.value.edge_per_initial_bet:.2f}%")
+        return {"twist-odds": twist_odds_chart(rules),
+                "optimal-v-stand17": strategy_figure(punter.player, answer.banker, rules,
+                                                     title=title)}
 
     def exact_tables(self, rules: PontoonRules) -> dict[str, pd.DataFrame]:
         """Threshold punters against fixed bankers, and the optimal punter's chart against a

@@ -113,6 +113,42 @@ def stake_chart(table: PlayerTable, ax: Axes | None = None) -> Figure:
     return fig
 
 
+def twist_odds(rules: PontoonRules) -> dict[str, np.ndarray]:
+    """Exact odds of twisting one card on each hard total 4..20, from the pack's composition
+    (the infinite deck; a fresh pack's first draw is the same): bust, reach exactly 21, and
+    survive (which makes a five-card trick when it is the fifth card)."""
+    from sim.games.pontoon.exact_infinite import value_law
+
+    law = value_law(rules)  # P(card value v), v = 1..10 (an ace counts 1 on a hard total)
+    totals = np.arange(4, 21)
+    bust = np.array([law[v] for v in range(1, 11)])
+    p_bust = np.array([bust[np.arange(1, 11) + t > 21].sum() for t in totals])
+    p_21 = np.array([law[21 - t] if 1 <= 21 - t <= 10 else 0.0 for t in totals])
+    return {"total": totals, "bust": p_bust, "exactly 21": p_21, "survive": 1 - p_bust}
+
+
+def twist_odds_chart(rules: PontoonRules, ax: Axes | None = None) -> Figure:
+    """Bust and five-card-trick odds of one more card, by hard total (exact)."""
+    fig, ax = _axes(ax, (8, 4.2))
+    odds = twist_odds(rules)
+    totals = odds["total"]
+    ax.bar(totals, odds["bust"] * 100, color="C3", alpha=0.8, label="bust")
+    ax.plot(totals, odds["survive"] * 100, "o-", color="C2", ms=4,
+            label="stay on 21 or under (a five-card trick on the fifth card)")
+    ax.plot(totals, odds["exactly 21"] * 100, "s--", color="C0", ms=4, label="make exactly 21")
+    ax.set_xticks(totals)
+    ax.set_xlabel("hard total before the card")
+    ax.set_ylabel("probability, %")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"Twisting one card: the odds by hard total ({rules.packs} pack"
+                 f"{'s' if rules.packs > 1 else ''}, exact)")
+    ax.grid(alpha=0.3)
+    from sim.charts import legend_outside
+
+    legend_outside(ax)
+    return fig
+
+
 def strategy_figure(table: PlayerTable, banker: BankerTable, rules: PontoonRules,
                     fig: Figure | None = None, title: str = "") -> Figure:
     """Punter chart, stakes and banker chart side by side."""

@@ -1,6 +1,6 @@
 """Pontoon: every rule a variant can change, the presets, and the pack.
 
-See ``shared/rules/pontoon.md`` for the game and the decisions taken where the source is silent.
+See ``docs/rules/pontoon.md`` for the game and the decisions taken where the source is silent.
 Decisions of this module that the rules page leaves open, each fixed here once:
 
 * a hand whose best total is 21, or that holds five cards, takes no more cards (player or

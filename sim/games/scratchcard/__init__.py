@@ -99,6 +99,10 @@ class ScratchcardGame(Game):
     description = ("Scratchcards: printed games (without replacement) and online cards; "
                    "RTP, odds, current odds mid-run")
     round_name = "session"
+    # A session buys many tickets (a budget reinvests its prizes): the edge per amount
+    # wagered is the ticket's; per initial stake it would be per the first ticket bought.
+    headline_basis = "wagered"
+    rules_doc = "docs/rules/scratchcards.md"
     rules_type = ScratchRules
     presets = PRESETS
     file_rules = ("table", "claims")
@@ -149,6 +153,16 @@ class ScratchcardGame(Game):
         return ExactValue(value.mean_net, value.initial, value.mean_wagered, value.sd_net,
                           value.sd_residual_total)
 
+    def exact_unavailable(self, rules: ScratchRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if plan_of(strategy, rules) is None:
+            return ("no exact value: the strategy is not a plan the exact code can read (it "
+                    "plays on the reference path)")
+        if rules.pool().printed:
+            return ("no exact value: on a printed game each ticket changes the odds of the "
+                    "next, and this session's length depends on its results")
+        return super().exact_unavailable(rules, strategy, progression)
+
     def session_nets(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
                      sessions: int, rounds: int, seed: np.random.SeedSequence
                      ) -> np.ndarray | None:
@@ -180,10 +194,11 @@ class ScratchcardGame(Game):
                 if tickets else np.nan}
 
     def exact_charts(self, rules: ScratchRules) -> dict[str, Any]:
-        from sim.games.scratchcard.charts import ev_sold_chart, prize_chart
+        from sim.games.scratchcard.charts import any_win_chart, ev_sold_chart, prize_chart
 
         pool = rules.pool()
-        charts = {"prizes": prize_chart(pool, 1), "prizes-10-tickets": prize_chart(pool, 10)}
+        charts = {"prizes": prize_chart(pool, 1), "prizes-10-tickets": prize_chart(pool, 10),
+                  "any-win": any_win_chart(pool)}
         if rules.claims:
             charts["ev-against-sold"] = ev_sold_chart(rules.prize_table, rules.claims_data)
         return charts

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, save
+from sim.charts import _axes, legend_outside, save
 from sim.games.scratchcard.current import ESTIMATORS, estimate_sold, ev_against_sold
 from sim.games.scratchcard.exact import ticket_odds, total_distribution
 from sim.games.scratchcard.rules import PRESETS, Pool
@@ -33,20 +33,60 @@ def prize_chart(pool: Pool, tickets: int = 1, ax: Axes | None = None, title: str
         ax.bar(np.arange(len(values)), probs, color=colours)
         ax.set_xticks(np.arange(len(values)), [f"{v:g}" for v in values], rotation=45)
         ax.set_xlabel(f"prize of one ticket (price {cost:g}; green: at least the price)")
-        ax.set_ylabel("probability")
+        ax.set_ylabel("probability (log)")
     else:
         at_least = probs[::-1].cumsum()[::-1]
         ax.step(np.maximum(values, pool.price / 2), at_least, where="post", color="C0")
         ax.axvline(cost, color="C3", ls="--", lw=1,
                    label=f"cost {cost:g}: P(total >= cost) = {at_least[values >= cost][0]:.3f}")
         ax.set_xscale("log")
-        ax.set_xlabel(f"total prize of {tickets} tickets")
-        ax.set_ylabel("P(total >= x)")
+        ax.set_xlabel(f"total prize of {tickets} tickets (money, log scale)")
+        ax.set_ylabel("P(total >= x) (log)")
         ax.set_ylim(bottom=max(float(at_least[at_least > 0].min()), 1e-12) / 2)
-        ax.legend(fontsize="small")
+        legend_outside(ax)
     ax.set_yscale("log")
     ax.set_title(title or f"RTP {odds.rtp:.1%}, overall odds 1 in {odds.odds_any:.2f}")
     ax.grid(alpha=0.3)
+    return fig
+
+
+def any_win_odds(pool: Pool, tickets: np.ndarray) -> np.ndarray:
+    """P(at least one prize among k tickets) for each k: 1 - (1 - p)^k for an online card;
+    for a printed pool drawn without replacement, 1 - C(losers, k) / C(left, k), taken as a
+    running product so that no binomial overflows."""
+    losing = pool.values == 0
+    if pool.counts is None:
+        p_lose = float(pool.probs[losing].sum())
+        return 1.0 - p_lose ** tickets.astype(float)
+    losers, left = float(pool.counts[losing].sum()), float(pool.counts.sum())
+    i = np.arange(int(tickets.max()))
+    none = np.cumprod(np.clip((losers - i) / (left - i), 0.0, 1.0))
+    return 1.0 - none[tickets - 1]
+
+
+def any_win_chart(pool: Pool, max_tickets: int = 30, ax: Axes | None = None,
+                  title: str = "") -> Figure:
+    """The chance of winning anything, and of getting back at least the cost, in k tickets
+    (exact)."""
+    fig, ax = _axes(ax, (8, 4.2))
+    k = np.arange(1, max_tickets + 1)
+    ax.plot(k, any_win_odds(pool, k) * 100, "o-", ms=3, color="C0",
+            label="any prize among the k tickets")
+    marks = [n for n in (1, 2, 5, 10, 20) if n <= max_tickets]
+    back = []
+    for n in marks:
+        values, probs = total_distribution(pool, n)
+        back.append(float(probs[values >= n * pool.price - 1e-9].sum()))
+    ax.plot(marks, np.array(back) * 100, "s--", ms=5, color="C3",
+            label="prizes worth at least the k tickets' cost")
+    ax.set_xlabel("tickets bought (k)")
+    ax.set_ylabel("probability, %")
+    ax.set_ylim(0, 100)
+    odds = ticket_odds(pool)
+    ax.set_title(title or f"Winning anything in k tickets (overall odds 1 in "
+                 f"{odds.odds_any:.2f}, exact)")
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
     return fig
 
 
@@ -69,7 +109,7 @@ def ev_sold_chart(table: PrizeTable, claims: Claims, ax: Axes | None = None) -> 
     ax.set_xlabel("tickets sold (millions)")
     ax.set_ylabel("return to player, %")
     ax.set_title(f"{table.name}: the next ticket, claims to {claims.date or 'the snapshot'}")
-    ax.legend(fontsize="small", loc="upper left")
+    legend_outside(ax)
     ax.grid(alpha=0.3)
     return fig
 

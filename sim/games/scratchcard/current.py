@@ -1,7 +1,7 @@
 """Current odds of a printed game mid-run, from the prizes claimed per tier.
 
 Trackers publish prizes claimed, rarely tickets sold, so the number sold is estimated. Three
-estimators are offered side by side (``shared/rules/scratchcards.md``):
+estimators are offered side by side (``docs/rules/scratchcards.md``):
 
 * ``lowest-tier``: the lowest prize's claimed share of its tier times the print run (small
   prizes are cashed at once, so their share follows sales closely);

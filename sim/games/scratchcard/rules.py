@@ -1,6 +1,6 @@
 """Scratchcards: the rules as data, the pool a ticket is drawn from, and what a player sees.
 
-See ``shared/rules/scratchcards.md``. A round is one player's session: the strategy buys
+See ``docs/rules/scratchcards.md``. A round is one player's session: the strategy buys
 tickets (a first purchase, then more, one decision at a time) and stops when it likes; the
 session's net result is prizes won less tickets bought, its initial stake the first purchase,
 its total wagered every ticket bought.

@@ -1,0 +1,170 @@
+"""The Python API: what the command line does, for notebooks and scripts.
+
+Every function here goes through the same code as ``houseedge``: experiments are validated by
+:mod:`sim.experiment`, run by :mod:`sim.runner` (chunks checkpointed in the output folder),
+reported by :mod:`sim.report`, and shown by :mod:`sim.html` and :mod:`sim.charts`. Nothing is
+computed a second way.
+
+Example::
+
+    from sim import api
+
+    result = api.run("experiments/faro.toml", rounds=200_000, out="reports/faro-nb")
+    result.frame[["variant", "strategy", "edge", "edge_stderr", "edge_exact", "edge_z"]]
+    result.figures["edge.png"]          # a matplotlib Figure
+    result.exact                        # exact values, fractions where they exist
+    html = result.to_html()             # the page report.html holds
+
+    exp = api.load({"game": "faro", "rounds": 10_000,
+                    "strategies": [{"use": "flat-rank", "params": {"ranks": "K"}}]})
+    api.run(exp, out="reports/tiny").frame
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim import experiment as experiment_module
+from sim.experiment import Experiment
+from sim.runner import RunResult
+
+ExperimentSource = str | Path | Mapping[str, Any] | Experiment
+
+
+def load(source: ExperimentSource, overrides: Sequence[str] = (),
+         base_dir: str | Path | None = None) -> Experiment:
+    """An experiment from a TOML file, a dict of the same shape, or an experiment already
+    loaded, with ``key=value`` overrides applied (as on the command line).
+
+    Args:
+        source: a path to an experiment file, a dict, or an :class:`Experiment`.
+        overrides: ``"rounds=100000"``, ``"variants.stuss.soda=false"``, ...
+        base_dir: where strategy files named in a dict are found (default: the working
+            directory); a file's own folder is used for a file.
+
+    Raises:
+        sim.errors.InputError: bad input, with the key and what was expected.
+    """
+    if isinstance(source, Experiment):
+        if not overrides:
+            return source
+        return experiment_module.from_dict(
+            experiment_module.apply_overrides(dict(source.resolved), overrides), source.source,
+            Path(source.strategies[0].base_dir) if source.strategies else Path.cwd())
+    if isinstance(source, Mapping):
+        data = experiment_module.apply_overrides(dict(source), overrides)
+        return experiment_module.from_dict(data, "<dict>", Path(base_dir or Path.cwd()).resolve())
+    return experiment_module.load(source, overrides)
+
+
+@dataclass
+class Result:
+    """A finished run: the tidy report, exact values, charts and the page.
+
+    Attributes:
+        run: the chunk statistics (:class:`sim.runner.RunResult`).
+        out_dir: the folder holding the run's chunks and files.
+        frame: the report, one row per variant x strategy (the columns of ``report.csv``).
+        manifest: the run's manifest (seed, versions, revision, time...).
+        comparisons: paired comparisons and grids by name, where the run has them.
+    """
+
+    run: RunResult
+    out_dir: Path
+    frame: pd.DataFrame
+    manifest: dict[str, Any]
+    comparisons: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    @property
+    def experiment(self) -> Experiment:
+        return self.run.experiment
+
+    @cached_property
+    def exact(self) -> pd.DataFrame:
+        """The exact values of every variant x strategy (``houseedge exact``'s table)."""
+        from sim import exact_report
+
+        return exact_report.values(self.experiment)
+
+    @cached_property
+    def figures(self) -> dict[str, Any]:
+        """Every chart of the run as a matplotlib Figure, by file name."""
+        from sim import report
+
+        conv = report.convergence(self.run, self.frame)
+        return {name: figure for name, _caption, figure in
+                report.run_charts(self.run, self.frame, conv, report.outcomes(self.run))}
+
+    def to_html(self) -> str:
+        """The run's page (what ``report.html`` holds), rendered afresh."""
+        from sim import charts, html, report
+
+        conv = report.convergence(self.run, self.frame)
+        footer = report.chart_footer(self.run)
+        svgs = []
+        for name, caption, figure in report.run_charts(self.run, self.frame, conv,
+                                                       report.outcomes(self.run)):
+            charts.add_footer(figure, footer)
+            svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
+        return html.page(self.run, self.frame, svgs, self.manifest)
+
+    def _repr_html_(self) -> str:  # a notebook shows the headline table
+        from sim import html
+
+        return html.headline_table(self.frame)
+
+
+def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) -> Result:
+    from sim import report
+
+    manifest_path = out_dir / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    return Result(run, out_dir, report.build(run) if frame is None else frame, manifest)
+
+
+def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int | None = None,
+        seed: int | None = None, jobs: int = 1, out: str | Path | None = None,
+        resume: bool = False, backend: str = "loky", scheduler: str | None = None,
+        progress: bool = False) -> Result:
+    """Run an experiment as ``houseedge run`` does and write its files (report.csv,
+    report.html, charts, manifest) into ``out`` (default: ``reports/<name>``).
+
+    ``rounds`` and ``seed`` are overrides like ``--rounds`` and ``--seed``.
+    """
+    from sim import report, runner
+
+    overrides = list(overrides)
+    if rounds is not None:
+        overrides.append(f"rounds={rounds}")
+    if seed is not None:
+        overrides.append(f"seed={seed}")
+    exp = load(source, overrides)
+    out_dir = Path(out) if out is not None else Path("reports") / exp.name
+    started = time.perf_counter()
+    result = runner.run(exp, out_dir, jobs=jobs, resume=resume, backend=backend,
+                        scheduler=scheduler, progress=progress)
+    frame = report.write_all(result, out_dir, time.perf_counter() - started, jobs)
+    return _result(result, out_dir, frame)
+
+
+def open_run(folder: str | Path) -> Result:
+    """A finished run read back from its folder (its saved chunks), without simulating."""
+    from sim import rundir
+
+    result, _ = rundir.load(folder)
+    return _result(result, Path(folder))
+
+
+def exact(source: ExperimentSource, overrides: Sequence[str] = ()) -> pd.DataFrame:
+    """The exact values of an experiment (``houseedge exact``'s table), no simulation."""
+    from sim import exact_report
+
+    return exact_report.values(load(source, overrides))

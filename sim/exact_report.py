@@ -1,0 +1,191 @@
+"""``houseedge exact``: the exact values of an experiment, read like the rest of houseedge.
+
+Edges carry the same sign and basis as ``houseedge run`` (positive: the house wins; the
+headline basis first), as exact fractions where the game's exact code computes in them, with
+the decimal and the % beside. Floating-point noise is not shown as a value, a missing value
+says why, and every table fits 100 columns. ``--out`` writes the same tables as CSV.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim import games
+from sim.experiment import Experiment
+from sim.headline import BASIS_LABELS
+
+WIDTH = 100
+NOISE = 1e-12  # below this, a float from a sum of exact terms is rounding noise, not a value
+
+
+def clean(value: float) -> float:
+    """``value`` with rounding noise (|x| < 1e-12, -0.0) set to 0."""
+    return 0.0 if abs(value) < NOISE else float(value) + 0.0
+
+
+def number(value: Any) -> str:
+    """A table cell: six significant figures, noise shown as 0, missing as blank."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}" if value.denominator != 1 \
+            else str(value.numerator)
+    if isinstance(value, float):
+        value = clean(value)
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return f"{value:.6g}"
+    return str(value)
+
+
+def edge_words(value: float | None, fraction: Fraction | None = None, short: bool = False
+               ) -> str:
+    """An edge as ``1/66 = 0.0151515 = 1.5152%`` (the fraction where exact); ``short``
+    leaves out the decimal where a fraction or the % says it."""
+    if value is None or math.isnan(value):
+        return ""
+    value = clean(value)
+    percent = f"{100 * value:.4f}%"
+    if fraction is not None:
+        if fraction == 0:
+            return "0 = 0.0000%"
+        return (f"{number(fraction)} = {percent}" if short
+                else f"{number(fraction)} = {value:.6g} = {percent}")
+    return percent if short else f"{value:.6g} = {percent}"
+
+
+def values(exp: Experiment) -> pd.DataFrame:
+    """One row per variant x strategy: the exact edges on both bases (decimal and, where
+    exact, the fraction), the headline edge, and the reason where there is no value."""
+    game = games.get(exp.game)
+    rows = []
+    for variant in exp.variants:
+        for spec in exp.strategies:
+            strategy = spec.build(exp.game)
+            value = game.exact(variant.rules, strategy, spec.progression)
+            fractions = (value.fractions or {}) if value else {}
+            initial = value.edge_per_initial_bet if value else None
+            total = value.edge_per_total_wagered if value else None
+            note = game.not_offered(variant.rules, strategy)
+            if note is None and value is None:
+                note = game.exact_unavailable(variant.rules, strategy, spec.progression)
+            if note is None and total is None and value is not None and \
+                    value.mean_total_wagered == 0:
+                note = "no bet placed in any round"
+            nan = math.nan
+            row = {
+                "variant": variant.name, "strategy": spec.name,
+                "headline_basis": BASIS_LABELS[game.headline_basis],
+                "edge_per_initial_bet": nan if initial is None else clean(initial),
+                "edge_per_initial_bet_fraction":
+                    number(fractions.get("edge_per_initial_bet")) if initial is not None else "",
+                "edge_per_total_wagered": nan if total is None else clean(total),
+                "edge_per_total_wagered_fraction":
+                    number(fractions.get("edge_per_total_wagered")) if total is not None else "",
+                "mean_net": nan if value is None else clean(value.mean_net),
+                "note": note or "",
+            }
+            key = "edge_per_total_wagered" if game.headline_basis == "wagered" \
+                else "edge_per_initial_bet"
+            row["edge"] = row[key] if not note or not note.startswith("not offered") else nan
+            row["edge_fraction"] = row[f"{key}_fraction"] if not math.isnan(row["edge"]) else ""
+            rows.append((row, fractions))
+    frame = pd.DataFrame([r for r, _ in rows])
+    frame.attrs["fractions"] = [f for _, f in rows]
+    return frame
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width, initial_indent="", subsequent_indent=indent) or [""]
+
+
+def value_lines(frame: pd.DataFrame, round_name: str, name: str) -> list[str]:
+    """The values table for the terminal, within 100 columns."""
+    basis = frame["headline_basis"].iloc[0]
+    if frame["edge"].isna().all() and frame["mean_net"].notna().any():
+        # No stakes in this game (bridge, piquet): the exact mean net result per round.
+        lines = [f"# {name}: exact mean net result per {round_name} (no stakes)"]
+        vw = min(22, max(8, *(len(v) for v in frame["variant"]))) + 2
+        sw = min(24, max(9, *(len(s) for s in frame["strategy"]))) + 2
+        for row in frame.to_dict("records"):
+            value = "" if math.isnan(row["mean_net"]) else f"{row['mean_net']:.6g}"
+            text = value or row["note"]
+            lines.append(f"{row['variant'][:vw - 2]:<{vw}}{row['strategy'][:sw - 2]:<{sw}}"
+                         f"{text}"[:WIDTH])
+        return lines
+    other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
+    other_label = "edge per initial stake" if basis.endswith("wagered") \
+        else "edge per amount wagered"
+    vw = min(22, max(8, *(len(v) for v in frame["variant"]))) + 2
+    sw = min(24, max(9, *(len(s) for s in frame["strategy"]))) + 2
+    left = WIDTH - vw - sw
+    key = "edge_per_total_wagered" if basis.endswith("wagered") else "edge_per_initial_bet"
+    records = list(zip(frame.to_dict("records"), frame.attrs["fractions"]))
+    cells = [(edge_words(r["edge"], f.get(key)), edge_words(r[other], f.get(other)))
+             for r, f in records]
+    widest = max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2
+    short = widest + max([len(b) for _, b in cells] + [len(other_label)]) > left
+    if short:  # too wide for 100 columns: the fraction and the %, without the decimal
+        cells = [(edge_words(r["edge"], f.get(key), True),
+                  edge_words(r[other], f.get(other), True)) for r, f in records]
+        widest = max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2
+    head_w = min(widest, left // 2 + 4)
+    lines = [f"# {name}: exact values per {round_name}; house edge {basis} "
+             "(+ = the house wins)",
+             f"{'variant':<{vw}}{'strategy':<{sw}}{'edge ' + basis:<{head_w}}"
+             f"{other_label}"[:WIDTH]]
+    for (row, _fractions), (main, second) in zip(records, cells):
+        start = f"{row['variant'][:vw - 2]:<{vw}}{row['strategy'][:sw - 2]:<{sw}}"
+        if row["note"] and math.isnan(row["edge"]):
+            for i, part in enumerate(_wrap(row["note"], left, "")):
+                lines.append((start if i == 0 else " " * (vw + sw)) + part)
+            continue
+        lines.append(f"{start}{main:<{head_w}}{second}"[:WIDTH].rstrip())
+        if row["note"]:
+            lines.append(" " * (vw + sw) + row["note"][:left])
+    return lines
+
+
+def table_text(table: pd.DataFrame) -> str:
+    """Any exact table for the terminal: clean numbers, wrapped to 100 columns."""
+    shown = table.copy()
+    for column in shown.columns:
+        cells = list(shown[column])
+        floats = [abs(x) for x in cells if isinstance(x, float) and math.isfinite(x)]
+        # Noise is relative: 1e-11 beside values in the hundreds is a rounding error.
+        floor = max(NOISE, 1e-9 * max(floats, default=0.0))
+        shown[column] = [number(0.0 if isinstance(x, float) and abs(x) < floor else x)
+                         for x in cells]
+    return shown.to_string(index=False, line_width=WIDTH, max_colwidth=30)
+
+
+def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
+    """What ``houseedge exact`` prints, line by line; with ``out``, the CSV files too."""
+    from sim.files import write_atomic
+
+    game = games.get(exp.game)
+    frame = values(exp)
+    yield from value_lines(frame, game.round_name, exp.name)
+    if out:
+        write_atomic(out / "exact.csv", frame.to_csv(index=False))
+    for variant in exp.variants:
+        for name, table in game.exact_tables(variant.rules).items():
+            if out:
+                write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
+            if name in game.printed_tables:
+                yield ""
+                yield f"# {variant.name}: {name}"
+                yield from table_text(table).splitlines()
+        if out:
+            from sim.charts import save
+
+            for name, figure in game.exact_charts(variant.rules).items():
+                save(figure, out / f"{variant.name}-{name}.png")

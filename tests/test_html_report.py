@@ -1,0 +1,175 @@
+"""The report a person reads: report.html after a run, rebuilt byte for byte from the saved
+chunks by ``houseedge report``, and rendered in a real browser (headless Chromium)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import cli
+
+EXPERIMENT = """
+name = "tiny-faro"
+game = "faro"
+rounds = 3000
+chunk_rounds = 1000
+seed = 11
+[variants.faro]
+preset = "faro"
+[variants.old-pharo]
+preset = "old-pharo"
+[[strategies]]
+name = "flat king"
+use = "flat-rank"
+params = { ranks = "K" }
+[[strategies]]
+name = "call the turn"
+use = "call-turn"
+[[strategies]]
+name = "seven-up"
+use = "seven_up.py:SevenUp"
+rounds = 1000
+"""
+SEVEN_UP = Path(__file__).resolve().parent.parent / "experiments" / "seven_up.py"
+TIMESTAMP = re.compile(rb'"?finished"?[^\n]*\n|<dd>\d{4}-\d\d-\d\dT[^<]*</dd>')
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("html")
+    (tmp / "exp.toml").write_text(EXPERIMENT)
+    shutil.copy(SEVEN_UP, tmp / "seven_up.py")
+    out = tmp / "out"
+    assert cli.main(["run", str(tmp / "exp.toml"), "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def _outputs(folder: Path) -> dict[str, bytes]:
+    return {p.name: TIMESTAMP.sub(b"", p.read_bytes()) for p in sorted(folder.iterdir())
+            if p.is_file()}
+
+
+def test_a_run_writes_a_self_contained_page(run_dir):
+    page = (run_dir / "report.html").read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    # Viewable offline: nothing is fetched (no scripts, styles, images or fonts by URL).
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    assert "<img" not in page and page.count("<svg") >= 3
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert "report.html" in manifest["files"]
+    assert "docs/rules/faro.md" in page and "not offered" in page
+
+
+def test_report_rebuilds_every_output_byte_for_byte(run_dir, tmp_path, capsys):
+    before = _outputs(run_dir)
+    copy = tmp_path / "copy"
+    shutil.copytree(run_dir, copy)
+    for path in copy.iterdir():  # keep only what a rebuild reads: the chunks and the manifest
+        if path.is_file() and path.name != "manifest.json":
+            path.unlink()
+    assert cli.main(["report", str(copy)]) == 0
+    assert "rebuilt" in capsys.readouterr().out
+    assert _outputs(copy) == before
+
+
+def test_report_of_a_folder_without_a_run_is_one_line(tmp_path, capsys):
+    assert cli.main(["report", str(tmp_path)]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "not the output folder of a" in err
+
+
+def test_charts_redraws_every_chart(run_dir, tmp_path, capsys):
+    assert cli.main(["charts", str(run_dir), "--out", str(tmp_path), "--format", "svg"]) == 0
+    drawn = sorted(p.stem for p in tmp_path.glob("*.svg"))
+    made = sorted(Path(n).stem for n in json.loads((run_dir / "manifest.json").read_text())
+                  ["files"] if n.endswith(".png"))
+    assert drawn == made and "convergence" in drawn
+
+
+# --------------------------------------------------------------------- in a browser
+class _Dom(HTMLParser):
+    """Rows of the headline table and the charts on the page, from the browser's DOM."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.in_headline = self.in_body = False
+        self.rows = 0
+        self.charts: list[str] = []
+        self.svg_in_chart = 0
+        self.figure: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and "headline" in (attrs.get("class") or "").split():
+            self.in_headline = True
+        if self.in_headline and tag == "tbody":
+            self.in_body = True
+        if self.in_body and tag == "tr":
+            self.rows += 1
+        if tag == "figure" and "chart" in (attrs.get("class") or ""):
+            self.figure = attrs.get("data-file")
+            self.charts.append(self.figure)
+        if tag == "svg" and self.figure:
+            self.svg_in_chart += 1
+            self.figure = None
+
+    def handle_endtag(self, tag):
+        if tag == "tbody":
+            self.in_body = False
+        if tag == "table":
+            self.in_headline = False
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and os.environ.get("CI"):
+        pytest.fail("chromium is not installed: CI must run the browser test (.ci/run installs "
+                    "it)")
+    return found
+
+
+def test_the_page_renders_in_a_browser(run_dir, tmp_path):
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("chromium not installed (apt-get install chromium)")
+    url = (run_dir / "report.html").resolve().as_uri()
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    shot = tmp_path / "report.png"
+    subprocess.run([*flags, "--window-size=1280,2400", f"--screenshot={shot}", url],
+                   check=True, capture_output=True, timeout=120)
+    dom = subprocess.run([*flags, "--dump-dom", url], check=True, capture_output=True,
+                         text=True, timeout=120).stdout
+    from matplotlib.image import imread
+
+    pixels = imread(shot)[..., :3]
+    assert pixels.shape[0] >= 2000 and pixels.shape[1] >= 1200
+    ink = (pixels.mean(axis=2) < 0.9).mean()  # share of pixels that are not near white
+    assert ink > 0.02 and np.std(pixels) > 0.05, f"blank screenshot? ink {ink:.3f}"
+    parsed = _Dom()
+    parsed.feed(dom)
+    assert parsed.rows == 2 * 3  # a row per variant x strategy
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    charts = [n for n in manifest["files"] if n.endswith(".png")]
+    assert sorted(parsed.charts) == sorted(charts) and parsed.svg_in_chart == len(charts)
+    keep = os.environ.get("HOUSEEDGE_SCREENSHOT")
+    if keep:
+        shutil.copy(shot, keep)
+
+
+def test_a_one_chunk_run_says_why_it_has_no_convergence_chart(tmp_path):
+    path = tmp_path / "one.toml"
+    path.write_text('game = "faro"\nrounds = 500\n[[strategies]]\nuse = "flat-rank"\n')
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    files = json.loads((tmp_path / "out" / "manifest.json").read_text())["files"]
+    assert "convergence.png" not in files and "edge.png" in files
+    assert "No convergence chart" in (tmp_path / "out" / "report.html").read_text()
