@@ -21,7 +21,7 @@ def test_each_rules_page_lists_the_parameters_of_the_code(path):
         f"{path.name} is out of date with the rules dataclasses: run python -m sim.rulesdoc")
 
 
-@pytest.mark.parametrize("name", ["bonus", "faro", "lansquenet", "pontoon", "scratchcard"])
+@pytest.mark.parametrize("name", games.names())
 def test_every_game_links_its_rules_page(name):
     game = games.get(name)
     assert game.rules_doc and (ROOT / game.rules_doc).exists()

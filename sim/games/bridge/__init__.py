@@ -93,6 +93,7 @@ class BridgeGame(Game):
     description = ("Contract and auction bridge: suit splits, given cards, hand patterns and "
                    "high-card points exactly and dealt; finesse or drop; a tested scorer")
     round_name = "deal"
+    rules_doc = "docs/rules/bridge.md"
     rules_type = BridgeRules
     presets = PRESETS
     printed_tables = ("texts", "lines", "contract")

@@ -130,6 +130,7 @@ class CribbageGame(Game):
     description = ("Cribbage: show scores of hand and crib, exactly by enumeration and "
                    "simulated under discard policies; five-, six-, seven-card, 2-4 players")
     round_name = "deal"
+    rules_doc = "docs/rules/cribbage.md"
     rules_type = CribbageRules
     presets = PRESETS
     printed_tables = ("summary", "statistics")

@@ -40,6 +40,7 @@ class GinGame(Game):
     name = "gin_rummy"
     description = "Gin rummy: the dealt hand's deadwood and the chance of gin, exact and simulated"
     round_name = "hand"
+    rules_doc = "docs/rules/gin_rummy.md"
     rules_type = GinRules
     presets = PRESETS
     printed_tables = ("gin", "deadwood")

@@ -78,6 +78,7 @@ class NewmarketGame(Game):
     description = ("Newmarket (boodle, stops): the kitty and the boodle cards, play policies "
                    "for the suit of a new run, each seat's result")
     round_name = "round"
+    rules_doc = "docs/rules/newmarket.md"
     rules_type = NewmarketRules
     presets = PRESETS
 

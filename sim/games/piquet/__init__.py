@@ -58,6 +58,7 @@ class PiquetGame(Game):
     description = ("Piquet: point, sequence and set, carte blanche and repique; exact odds of "
                    "a dealt hand and of taking in; exchange policies")
     round_name = "deal"
+    rules_doc = "docs/rules/piquet.md"
     rules_type = PiquetRules
     presets = PRESETS
     printed_tables = ("dealt", "talon", "exchange")
