@@ -290,10 +290,11 @@ class CribbageGame(Game):
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, CribbageRules]) -> dict[str, Any]:
         """``hand_scores.png``: per variant, each strategy's simulated own-hand scores over
-        the exact distribution of a random hand (what the first-cards keep draws);
-        ``points.png``: the mean points per deal with their 95% intervals and exact values."""
+        the exact distribution of a random hand (what the first-cards keep draws). The mean
+        points per deal with their intervals and exact values are the run's ``edge.png``
+        (the mean net of a game without stakes)."""
         from sim.charts import _grid
-        from sim.games.cribbage.charts import points_chart, score_chart
+        from sim.games.cribbage.charts import score_chart
 
         fig, axes = _grid(None, len(rules), panel=(9.0, 4.2))
         for ax, (variant, variant_rules) in zip(axes, rules.items()):
@@ -309,16 +310,7 @@ class CribbageGame(Game):
             exact = hand_counts(variant_rules.hand_size)
             score_chart({"random hand (exact)": exact / exact.sum()}, lines, ax=ax,
                         title=f"{variant}: the {variant_rules.seat}'s hand")
-        rows = []
-        for (variant, strategy), st in stats.items():
-            if st.rounds:
-                c = self.extra_columns(st)
-                rows.append({"variant": variant, "strategy": strategy,
-                             "mean": c["mean_points"], "se": c["points_se"],
-                             "exact": c["exact_points"]})
-        points = points_chart(rows, title="Cribbage: points per deal by variant and strategy "
-                              "(no stake, so edge.png is empty)")
-        return {"hand_scores.png": fig, "points.png": points}
+        return {"hand_scores.png": fig}
 
     # ------------------------------------------------------------------ bench
     def bench_cases(self) -> list[BenchCase]:

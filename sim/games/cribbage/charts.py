@@ -40,32 +40,3 @@ def score_chart(bars: Mapping[str, np.ndarray], lines: Mapping[str, np.ndarray] 
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize="small", loc="upper right")  # the rare high scores leave room there
     return fig
-
-
-def points_chart(rows: list[dict], ax: Axes | None = None, title: str = "") -> Figure:
-    """Mean points per deal by strategy (rows of the chart) and variant (colours), with 95%
-    error bars and the exact value (x) where known. Each row of ``rows`` has ``variant``,
-    ``strategy``, ``mean``, ``se`` and ``exact`` (NaN if unknown)."""
-    from sim.charts import _axes
-    from sim.stats import Z95
-
-    strategies = list(dict.fromkeys(r["strategy"] for r in rows))
-    variants = list(dict.fromkeys(r["variant"] for r in rows))
-    fig, ax = _axes(ax, (9, 1.2 + 0.5 * len(strategies) * max(1, len(variants)) ** 0.5))
-    height = 0.8 / max(1, len(variants))
-    for vi, variant in enumerate(variants):
-        part = {r["strategy"]: r for r in rows if r["variant"] == variant}
-        y = np.arange(len(strategies)) + (vi - (len(variants) - 1) / 2) * height
-        mean = np.array([part[s]["mean"] if s in part else np.nan for s in strategies])
-        se = np.array([part[s]["se"] if s in part else np.nan for s in strategies])
-        exact = np.array([part[s]["exact"] if s in part else np.nan for s in strategies])
-        ax.errorbar(mean, y, xerr=Z95 * se, fmt="o", ms=4, color=f"C{vi}", capsize=3,
-                    label=variant)
-        ax.plot(exact, y, "x", color="black", ms=7, label="exact" if vi == 0 else None)
-    ax.set_yticks(np.arange(len(strategies)), strategies)
-    ax.invert_yaxis()
-    ax.set_xlabel("points per deal of the followed seat (95% CI)")
-    ax.set_title(title)
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize="small")
-    return fig
