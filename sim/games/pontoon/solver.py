@@ -158,8 +158,23 @@ def _exact(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> flo
     return infinite_exact(rules, player, banker).value().mean_net
 
 
+# Solved responses by (rules, banker table digest): the tables are frozen, and a run asks for
+# the same response several times (validating the experiment, playing each chunk, the report).
+_BEST_PLAYERS: dict[tuple[PontoonRules, str], PlayerResponse] = {}
+_MAX_CACHED = 64
+
+
 def best_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
     """The punter's best table against ``banker`` (infinite deck; see the module notes)."""
+    key = (rules, banker.digest)
+    if key not in _BEST_PLAYERS:
+        if len(_BEST_PLAYERS) >= _MAX_CACHED:
+            _BEST_PLAYERS.pop(next(iter(_BEST_PLAYERS)))
+        _BEST_PLAYERS[key] = _solve_player(rules, banker)
+    return _BEST_PLAYERS[key]
+
+
+def _solve_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
     rules = infinite_rules(rules)
     banker = banker.under(rules)
     S = _hand_values(rules, banker)
