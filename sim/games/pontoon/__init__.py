@@ -256,7 +256,7 @@ class PontoonGame(Game):
                 BenchCase("heads-up, table strategy (reference path)", "deals", reference)]
 
     def bench_timings(self) -> list[BenchTiming]:
-        from sim.games.pontoon import exact_finite
+        from sim.games.pontoon import exact_finite, solver
         from sim.games.pontoon.solver import best_player
 
         rules = PontoonRules()
@@ -278,6 +278,7 @@ class PontoonGame(Game):
 
         def solve() -> str:
             exact_finite.clear_caches()
+            solver.clear_cache()
             return f"edge {best_player(infinite, stand17).value.edge_per_initial_bet:+.4%}"
 
         return [

@@ -174,6 +174,11 @@ def best_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
     return _BEST_PLAYERS[key]
 
 
+def clear_cache() -> None:
+    """Forget the solved responses (``houseedge bench`` times a solve from cold caches)."""
+    _BEST_PLAYERS.clear()
+
+
 def _solve_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
     rules = infinite_rules(rules)
     banker = banker.under(rules)
