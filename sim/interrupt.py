@@ -22,15 +22,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-# Modules whose functions numba's C code calls back into, and that must not be unwound.
+# Modules whose functions numba's C code calls back into, and that must not be unwound: the
+# dispatcher's (un)boxing helpers, and llvmlite's object cache that LLVM calls while it loads
+# or emits compiled code (only those two callbacks, so that a compilation itself is still
+# interrupted at once).
 _CALLBACKS = tuple(os.sep + os.path.join("numba", "core", name)
                    for name in ("serialize.py", os.path.join("typing", "typeof.py")))
+_CACHE_CALLBACKS = frozenset({"_raw_object_cache_notify", "_raw_object_cache_getbuffer"})
+_OBJECT_CACHE = os.sep + os.path.join("llvmlite", "binding", "executionengine.py")
 _NUMBA = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 
 
 def _in_callback(frame: FrameType | None) -> bool:
     while frame is not None:
-        if frame.f_code.co_filename.endswith(_CALLBACKS):
+        code = frame.f_code
+        if code.co_filename.endswith(_CALLBACKS) or (
+                code.co_name in _CACHE_CALLBACKS and code.co_filename.endswith(_OBJECT_CACHE)):
             return True
         frame = frame.f_back
     return False

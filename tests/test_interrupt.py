@@ -102,3 +102,30 @@ def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     assert main(["run", FARO, "--out", str(out), "--quiet", "--resume", *small]) == 0
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "full" / "report.csv"),
                                   pd.read_csv(out / "report.csv"))
+
+
+def _frame_of(function: str, filename: str):
+    import sys as _sys
+
+    namespace: dict = {}
+    exec(compile(f"def {function}():\n    return _sys._getframe()\n", filename, "exec"),
+         {"_sys": _sys}, namespace)
+    return namespace[function]()
+
+
+def test_no_interrupt_is_raised_inside_a_callback_from_compiled_code():
+    from sim.interrupt import _in_callback
+
+    site = os.path.join(os.sep, "venv", "site-packages")
+    # llvmlite's object cache is called by LLVM while compiled code is loaded: an exception
+    # raised there is printed as "Exception ignored" and the interrupt is lost.
+    assert _in_callback(_frame_of("_raw_object_cache_notify",
+                                  os.path.join(site, "llvmlite", "binding", "executionengine.py")))
+    assert _in_callback(_frame_of("_numba_unpickle",
+                                  os.path.join(site, "numba", "core", "serialize.py")))
+    # elsewhere in the same module (or in a compilation) the interrupt is raised at once
+    assert not _in_callback(_frame_of("finalize_object",
+                                      os.path.join(site, "llvmlite", "binding",
+                                                   "executionengine.py")))
+    assert not _in_callback(_frame_of("compile_ir", os.path.join(site, "numba", "core",
+                                                                 "compiler.py")))
