@@ -104,14 +104,21 @@ class RecordingView:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        self.reads.add(name)
         if name in self._overrides:
+            self.reads.add(name)
             return self._overrides[name]
+        if not hasattr(self._view, name):  # asking what kind of view this is is no read
+            raise AttributeError(name)
+        self.reads.add(name)
         if name in self._items:
             return _RecordingSequence(name, getattr(self._view, name), self._items[name])
         if name not in self._allowed:
             raise _ReadBeyond(name)
         return getattr(self._view, name)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # isinstance(view, PunterView) sees the real view's type
+        return type(self._view)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a view is read-only")
