@@ -240,7 +240,7 @@ def path_columns(path: str, rules: Hashable, strategy: Any) -> tuple[str, str]:
     if tried is None:
         return path, ""
     if tried.ok:
-        return (f"{path} (tabulated)" if path == "kernel" else path), ""
+        return (f"{path} (tabulated)" if path != "reference" else path), ""
     return path, f"not tabulated: {tried.reason}"
 
 
