@@ -42,6 +42,7 @@ from sim.games.pontoon.hand import (
     V_CAP,
     hard_thirteen,
     is_pontoon_pair,
+    key_parts,
     pair_splittable,
     rule_vectors,
 )
@@ -283,8 +284,10 @@ def build_banker(rules: PontoonRules, strategy: Any) -> BankerTable:
         draw[:, n - 2, soft, total] = answer(cards, 0)
     if not signalled:
         return BankerTable(draw, keyed=False)
-    for key in range(1, N_KEYS):
-        if key == NO_LIVE_HAND:  # he does not draw when no punter's hand is live
+    for key in range(N_KEYS):
+        # He does not draw when no punter's hand is live; a signal's lower bound is never
+        # below the smallest total a punter may stick on.
+        if key == NO_LIVE_HAND or key_parts(key)[1] < rules.stick_min:
             continue
         for (n, soft, total), cards in hands.items():
             draw[key, n - 2, soft, total] = answer(cards, key)
