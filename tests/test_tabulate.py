@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from sim import api, report, runner, tabulate
-from sim.games import faro, lansquenet, pontoon, scratchcard
+from sim.games import bonus, faro, lansquenet, pontoon, scratchcard
+from sim.games.bonus import BonusBet
+from sim.games.bonus.walk import play_player, walk_table
 from sim.games.faro import HighCardBet, RankBet, play_deal
 from sim.games.faro.kernel import play_ordered_deals as faro_ordered
 from sim.games.faro.rules import PRESETS as FARO_PRESETS
@@ -26,7 +28,9 @@ from sim.games.pontoon.tabulate import tabulate as pontoon_tabulate
 from sim.games.pontoon.views import Buy
 from sim.games.scratchcard.play import play_session
 from sim.progression import ProgressionSpec, ProgressionState
+from sim.rng import kernel_state
 from strategies.betting import progression_spec
+from strategies.bonus import Flat as BonusFlat
 from strategies.faro import FlatRank, HighCard
 from strategies.lansquenet import PassAfter
 from strategies.pontoon import Threshold
@@ -382,6 +386,52 @@ def test_scratchcard_tabulated_plan_plays_like_the_strategy():
 
 def plan_price(rules):
     return rules.pool().price
+
+
+# ------------------------------------------------------------------------ bonus
+class WalkNearTheEnd:
+    """The smallest stake on the first game until 40 is left to wager, then walk away."""
+
+    name = "walk near the end"
+
+    def decide(self, view, rng):
+        return None if view.wagering_left < 40 else BonusBet(view.rules.unit, 0)
+
+
+class StakesByBalance(WalkNearTheEnd):
+    name = "by balance"
+
+    def decide(self, view, rng):
+        return BonusBet(5.0 if view.balance > 50 else 1.0, 0)
+
+
+@pytest.mark.parametrize("preset", ["seed", "seed-parachute", "seed-two-games"])
+def test_bonus_tabulated_kernel_equals_reference_player_by_player(preset):
+    rules = bonus.PRESETS[preset]
+    grid = bonus.grid_for(rules)
+    strategy = WalkNearTheEnd()
+    assert bonus.GAME.engine_path(rules, strategy) == "kernel"
+    table = bonus.table_of(strategy, grid)
+    uniforms = np.random.default_rng(8).random((25, 4000))
+    kernel = walk_table(grid, table, 25, kernel_state(np.random.SeedSequence(0)), uniforms)
+    for i in range(25):
+        reference = play_player(grid, strategy, None, uniforms[i])
+        assert reference == tuple(int(x[i]) for x in kernel), (i, reference)
+
+
+def test_bonus_exact_and_refusal():
+    rules = bonus.PRESETS["seed"]
+
+    class MinimumStake:
+        def decide(self, view, rng):
+            return BonusBet(1.0, 0)
+
+    mine = bonus.GAME.exact(rules, MinimumStake(), FLAT)
+    theirs = bonus.GAME.exact(rules, BonusFlat(1.0), FLAT)
+    assert mine.mean_net == pytest.approx(theirs.mean_net, abs=1e-12)
+    reader = StakesByBalance()
+    assert bonus.GAME.engine_path(rules, reader) == "reference"
+    assert "reads view field balance" in tabulate.known(rules, reader).reason
 
 
 # ------------------------------------------------------------------ the engine
