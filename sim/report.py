@@ -29,6 +29,7 @@ from sim.headline import HEADLINE_COLUMNS, headline
 from sim.run_folder import MANIFEST
 from sim.runner import RunResult
 from sim.stats import Z95, Stats, z_score
+from sim.tabulate import path_columns
 
 CORE_COLUMNS = [
     "game", "variant", "strategy", "rounds", "mean_initial_stake", "mean_total_wagered",
@@ -108,7 +109,8 @@ def build(result: RunResult) -> pd.DataFrame:
                 row["z_mean_net"] = z_score(stats.mean_net, exact.mean_net,
                                             sd / math.sqrt(stats.rounds) if stats.rounds
                                             else math.nan)
-            row["path"] = game.engine_path(variant.rules, strategy)
+            row["path"], row["path_note"] = path_columns(
+                game.engine_path(variant.rules, strategy), variant.rules, strategy)
             row.update(headline(
                 {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
                  "se_total": stderr_total, "se_total_exact": se_total_exact},

@@ -71,7 +71,10 @@ def test_kernel_path_one_job(tmp_path, delay):
 
 def test_reference_path(tmp_path):
     exp = tmp_path / "seven.toml"
-    exp.write_text(SEVEN_UP.format(path=ROOT / "experiments" / "seven_up.py"))
+    plain = tmp_path / "seven_up.py"  # without its reads declaration: the reference path
+    source = (ROOT / "experiments" / "seven_up.py").read_text()
+    plain.write_text(source + "\nSevenUp.reads = None\n")
+    exp.write_text(SEVEN_UP.format(path=plain))
     out = tmp_path / "out"
     proc = _start(["run", str(exp), "--out", str(out), "--quiet"])
     code, err = _interrupt(proc, out / "chunks" / "run.json", 0.5)

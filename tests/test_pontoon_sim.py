@@ -115,14 +115,14 @@ def decide(view, rng):
 '''
 
 
-def test_a_user_strategy_file_runs_on_the_reference_path(tmp_path):
+def test_a_user_strategy_file_runs_on_the_kernel_built_into_tables(tmp_path):
     (tmp_path / "mine.py").write_text(USER_STRATEGY)
     (tmp_path / "run.toml").write_text(
         'game = "pontoon"\nrounds = 500\n[[strategies]]\nuse = "mine.py:decide"\n')
     assert main(["run", str(tmp_path / "run.toml"), "--quiet", "--out",
                  str(tmp_path / "out")]) == 0
     report = (tmp_path / "out" / "report.csv").read_text()
-    assert "reference" in report and "bust_freq" in report
+    assert "kernel (tabulated)" in report and "bust_freq" in report
 
 
 def test_a_chart_file_round_trips(tmp_path):

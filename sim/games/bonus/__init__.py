@@ -19,6 +19,7 @@ from sim.errors import InputError
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
 from sim.games.bonus.grid import END_NAMES, Grid, PolicyTable
+from sim.games.bonus.tabulate import tabulate
 from sim.games.bonus.terms import (
     PRESETS,
     BonusBet,
@@ -53,7 +54,7 @@ def table_of(strategy: Any, grid: Grid) -> PolicyTable | None:
         ValueError: the policy asks for something the terms do not allow.
     """
     describe = getattr(strategy, "bonus_table", None)
-    return describe(grid) if describe is not None else None
+    return describe(grid) if describe is not None else tabulate(grid, strategy).table
 
 
 _VALUES: dict[tuple, BonusValue] = {}
@@ -120,7 +121,8 @@ class BonusGame(Game):
         simulate_reference(grid, strategy, 2, generator(np.random.SeedSequence(0)))
 
     def engine_path(self, rules: BonusRules, strategy: Any) -> str:
-        return "kernel" if hasattr(strategy, "bonus_table") else "reference"
+        return "kernel" if hasattr(strategy, "bonus_table") or tabulate(
+            grid_for(rules), strategy).ok else "reference"
 
     def exact(self, rules: BonusRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:

@@ -33,6 +33,7 @@ from sim.games.faro.rules import (
     HighCardBet,
     RankBet,
 )
+from sim.games.faro.tabulate import tabulate
 from sim.progression import ProgressionSpec, ProgressionState
 from sim.rng import generator, kernel_state
 from sim.stats import Stats
@@ -47,7 +48,7 @@ __all__ = [
 def kernel_table_of(strategy: Any, rules: FaroRules) -> FaroTable | None:
     """The strategy as a kernel table, or None if it can only run on the reference path."""
     describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else None
+    return describe(rules) if describe is not None else tabulate(rules, strategy).table
 
 
 class FaroGame(Game):

@@ -60,6 +60,7 @@ from sim.games.lansquenet.rules import (
     split_coups,
     stacked_wins,
 )
+from sim.games.lansquenet.tabulate import tabulate
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import generator, kernel_state
 from sim.stats import Stats
@@ -77,7 +78,7 @@ __all__ = [
 def kernel_table_of(strategy: Any, rules: LansquenetRules) -> LansquenetTable | None:
     """The strategy as a kernel table, or None if it can only run on the reference path."""
     describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else None
+    return describe(rules) if describe is not None else tabulate(rules, strategy).table
 
 
 class LansquenetGame(Game):

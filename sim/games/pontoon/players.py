@@ -15,6 +15,7 @@ from typing import Any
 from sim.games.pontoon.hand import BUY1, BUY_PATTERNS, STICK, TWIST, player_index
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
+from sim.games.pontoon.tabulate import tabulate
 from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, StakeView
 
 
@@ -134,7 +135,7 @@ def tables_of(strategy: Any, rules: PontoonRules) -> tuple[PlayerTable, BankerTa
     describe_player = getattr(player, "kernel_table", None)
     describe_banker = getattr(banker, "banker_table", None)
     if describe_player is None or describe_banker is None:
-        return None
+        return tabulate(rules, strategy, player, banker).table  # plain Python, built into tables
     player_table = describe_player(rules)  # None: this punter plays only in Python here
     return None if player_table is None else (player_table, describe_banker(rules))
 

@@ -50,6 +50,7 @@ from sim.games.scratchcard.table import (
     load_table,
     split_spec,
 )
+from sim.games.scratchcard.tabulate import tabulate
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import generator
 from sim.stats import Stats
@@ -67,7 +68,7 @@ TICKET_COUNTS = (1, 2, 5, 10)
 def plan_of(strategy: Any, rules: ScratchRules) -> ScratchPlan | None:
     """The strategy as a plan for the vectorised path, or None (reference path only)."""
     describe = getattr(strategy, "scratch_plan", None)
-    return describe(rules) if describe is not None else None
+    return describe(rules) if describe is not None else tabulate(rules, strategy).table
 
 
 def _check_progression(progression: ProgressionSpec) -> None:
