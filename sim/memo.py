@@ -18,7 +18,7 @@ import numpy as np
 
 T = TypeVar("T")
 
-TABLE_BYTES = 64 * 2**20  # what one process may keep of large tables
+TABLE_BYTES = 32 * 2**20  # what one process may keep of large tables, beside the one in use
 
 
 def nbytes(value: Any) -> int:
