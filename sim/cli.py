@@ -134,6 +134,10 @@ def _short_table_no_stakes(frame, vw: int, sw: int) -> str:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    if args.backend == "loky" and (args.jobs > 1 or args.jobs == -1):
+        from sim import workers
+
+        workers.start(args.jobs)  # they import while this process does (see sim.workers)
     from sim import checkpoints, experiment, report, runner
 
     overrides = list(args.overrides)

@@ -11,7 +11,6 @@ the checkpoints stay bounded whatever the number of rounds.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,11 +21,10 @@ from typing import Any
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from sim import games
+from sim import games, workers
 from sim.checkpoints import CheckpointStore, Chunk
 from sim.errors import InputError, UnknownName
 from sim.experiment import Experiment, StrategySpec
-from sim.interrupt import workers_immune
 from sim.rng import chunk_seed
 from sim.run_folder import open_run
 from sim.stats import Stats
@@ -157,10 +155,9 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
         parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered",
                             pre_dispatch="2*n_jobs")
         if n_jobs != 1 and backend == "loky":
-            with workers_immune():
-                # Start the (reusable) worker processes now, so that they start immune to
-                # Ctrl-C: the run's own call below reuses them.
-                Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(4))
+            # The (reusable) worker processes, started immune to Ctrl-C, perhaps early by the
+            # command line (sim.workers); the run's own call below reuses them.
+            workers.ready(n_jobs)
         with bar:
             # Chunks are kept as they finish, whatever their order; merging is by chunk index.
             for chunk, stats_json in parallel(calls):

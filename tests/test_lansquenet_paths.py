@@ -274,3 +274,29 @@ def test_per_seat_counters_sum_to_zero_on_the_kernel():
     seats = [columns[f"seat_{s}_net"] for s in range(rules.seats)]
     assert sum(seats) == pytest.approx(0.0, abs=1e-9)
     assert columns["jumelle_freq"] > 0 and 0 < columns["pass_freq"] < 1
+
+
+@pytest.mark.parametrize("strategy, progression", [
+    (PassAfter(wins=2, carry=True), ProgressionSpec(kind=1, cap=8.0)),
+    (Sharper(), ProgressionSpec()),
+])
+def test_sessions_in_one_call_equal_a_call_per_session(strategy, progression):
+    """session_nets plays all its sessions in one kernel call: the nets and the generator's
+    final state are those of one call per session, each starting afresh."""
+    from sim.games.lansquenet.kernel import _kernel_args, _no_orders, _session, session_nets
+    from sim.rng import kernel_state
+
+    rules = LansquenetRules()
+    table = strategy.kernel_table(rules)
+    one_state = kernel_state(np.random.SeedSequence(3))
+    many_state = one_state.copy()
+    nets = session_nets(rules, table, progression, 7, 30, one_state)
+    rows = []
+    for _ in range(7):
+        record = np.zeros((30 * rules.seats, len(RECORD)))
+        _session(30 * rules.seats, np.iinfo(np.int64).max, many_state, rules.pack_ranks(),
+                 _no_orders(rules), *_kernel_args(rules, table, progression), record, 0,
+                 np.zeros(0))
+        rows.append(-record[::rules.seats, RECORD.index("result")])
+    assert (one_state == many_state).all()
+    assert nets.tolist() == np.array(rows).tolist()

@@ -199,6 +199,19 @@ class LansquenetGame(Game):
             cases.append(BenchCase(f"coups, {label}, bank left to ride (kernel)", "coups",
                                    kernel))
         rules = LansquenetRules()
+        table = NeverPass().kernel_table(rules)
+        state = kernel_state(np.random.SeedSequence(1))
+
+        def banks(n: int) -> object:  # the plain kernel the sessions build on, in banks
+            return simulate_table(rules, table, flat, n, state)
+
+        def sessions(n: int) -> object:  # sessions of 100 of seat 0's banks (risk of ruin)
+            return session_nets(rules, table, flat, max(1, n // (100 * rules.seats)), 100,
+                                state)
+
+        cases.append(BenchCase("banks, one pack, bank left to ride (kernel)", "banks", banks))
+        cases.append(BenchCase(f"banks, sessions of 100 rounds ({100 * rules.seats} banks) "
+                               "(kernel)", "banks", sessions))
 
         def reference(n: int) -> object:
             rng = generator(np.random.SeedSequence(1))
