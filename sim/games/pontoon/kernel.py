@@ -68,6 +68,7 @@ from sim.games.pontoon.hand import (
     RI_GATHER_VARIED,
     RI_INFINITE,
     RI_MAX_HANDS,
+    RI_SOFT21_DRAWS,
     RI_SPLIT_PONTOON,
     RI_STICK_MIN,
     RI_TIES_TO_BANKER,
@@ -77,6 +78,7 @@ from sim.games.pontoon.hand import (
     banker_score,
     best_total,
     hand_key,
+    hand_over,
     hard_thirteen,
     is_pontoon_pair,
     pair_splittable,
@@ -166,6 +168,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
     split_pontoon = rule_i[RI_SPLIT_PONTOON] != 0
     may_burn = burn and rule_i[RI_BURN] != 0
     max_hands = rule_i[RI_MAX_HANDS]
+    soft21 = rule_i[RI_SOFT21_DRAWS] != 0
     head, stock, fresh, n_pack = ps[PS_HEAD], ps[PS_STOCK], ps[PS_FRESH], ps[PS_SIZE]
     p1, head, stock, fresh, s0, s1, s2, s3 = _draw(
         pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
@@ -229,7 +232,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
                 gather[G_ASIDE + n_piles_aside] = n_aside
                 n_piles_aside += 1
                 break
-            if total == 21 or n >= MAX_CARDS or left == 0:
+            if hand_over(total, soft, n, soft21) or left == 0:
                 status = STOOD
                 break
             if n == 2 and left >= 2 and not was_split and may_burn and hard_thirteen(c1, c2):

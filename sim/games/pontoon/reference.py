@@ -21,6 +21,7 @@ from sim.cards import RANK_SYMBOLS
 from sim.errors import IllegalActionError, StrategyFailedError
 from sim.games.pontoon.hand import (
     banker_score,
+    hand_over,
     hard_thirteen,
     is_pontoon_pair,
     pair_splittable,
@@ -139,10 +140,10 @@ class DealResult:
 # ------------------------------------------------------------------- legality
 def buy_limits(hand: Hand, initial: float, rules: PontoonRules) -> tuple[float, str | None]:
     """(largest buy allowed, None) or (0, why not)."""
-    total, _ = hand_totals(tuple(hand.cards))
+    total, soft = hand_totals(tuple(hand.cards))
     if hand.twisted:
         return 0.0, "no buying after a twist"
-    if total >= 21 or len(hand.cards) >= MAX_CARDS:
+    if hand_over(total, soft, len(hand.cards), rules.soft_21_draws):
         return 0.0, "no card may be taken on 21 or five cards"
     if len(hand.buys) >= rules.max_buys:
         return 0.0, f"at most {rules.max_buys} buys on a hand"
@@ -154,7 +155,7 @@ def buy_limits(hand: Hand, initial: float, rules: PontoonRules) -> tuple[float, 
 def why_illegal(action: Any, hand: Hand, n_hands: int, may_burn: bool, initial: float,
                 stock: int, rules: PontoonRules) -> str | None:
     """Why ``action`` is not allowed on ``hand`` now (None: it is allowed)."""
-    total, _ = hand_totals(tuple(hand.cards))
+    total, soft = hand_totals(tuple(hand.cards))
     two = len(hand.cards) == 2
     if isinstance(action, Buy):
         limit, why = buy_limits(hand, initial, rules)
@@ -169,7 +170,7 @@ def why_illegal(action: Any, hand: Hand, n_hands: int, may_burn: bool, initial: 
         return None if total >= rules.stick_min else (
             f"sticking needs a total of {rules.stick_min} or more")
     if action == Move.TWIST:
-        return None if total < 21 and len(hand.cards) < MAX_CARDS else (
+        return None if not hand_over(total, soft, len(hand.cards), rules.soft_21_draws) else (
             "no card may be taken on 21 or five cards")
     if action == Move.SPLIT:
         if not two or hand.buys or hand.twisted:
@@ -400,7 +401,7 @@ class Session:
         while i < len(seat_hands):
             hand = seat_hands[i]
             while hand.status == "playing":
-                total, _ = hand_totals(tuple(hand.cards))
+                total, soft = hand_totals(tuple(hand.cards))
                 if len(hand.cards) == 2 and is_pontoon_pair(*hand.cards) and (
                         not hand.split_hand or rules.split_pontoon_counts):
                     hand.status = "pontoon"  # declared: the ace is turned face up
@@ -414,7 +415,8 @@ class Session:
                     self._turn_up(hand)
                     set_aside.append(list(hand.cards))
                     seat.busts += 1
-                elif total == 21 or len(hand.cards) >= MAX_CARDS or len(self.pack) == 0:
+                elif hand_over(total, soft, len(hand.cards), rules.soft_21_draws) \
+                        or len(self.pack) == 0:
                     hand.status = "stood"
                 else:
                     may_burn = self._act(s, i, seat_hands, seat, may_burn, ledger, set_aside,

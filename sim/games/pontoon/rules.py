@@ -4,7 +4,11 @@ See ``docs/rules/pontoon.md`` for the game and the decisions taken where the sou
 Decisions of this module that the rules page leaves open, each fixed here once:
 
 * a hand whose best total is 21, or that holds five cards, takes no more cards (player or
-  banker); "total" always means the best total, an ace counting 11 where that does not bust;
+  banker); "total" always means the best total, an ace counting 11 where that does not bust.
+  The sources' "a player may buy or twist while his total is under 21" is read so by default;
+  ``soft_21_draws`` takes the other reading for punters: a soft 21 in three or four cards
+  (the ace counted as one gives 11) may still twist or buy, towards a five card trick (the
+  banker stands on any 21 in both readings);
 * a hard 13 is two cards without an ace totalling 13; burning it (where allowed) throws both
   cards in face up and deals two new cards face down, once a deal, on the original hand only;
 * busted and burnt cards are set aside face up, each bust hand or burnt pair a pile of its own;
@@ -95,6 +99,8 @@ class PontoonRules:
         reshuffle: ``"pontoon"`` (shuffle only after a deal with a pontoon) or ``"every-deal"``.
         bank_passes: a punter with a pontoon from an unsplit hand, the banker having none,
             takes the bank from the next deal.
+        soft_21_draws: a punter's soft 21 in three or four cards may still twist or buy (the
+            total read with the ace as one is under 21); False: no card on any 21.
         gathering: the order in which the used hands go under the pack when it is not
             shuffled: ``"varied"`` (a random order of the piles each deal) or ``"fixed"``
             (set-aside piles, punters' hands, the banker's, every deal).
@@ -126,11 +132,12 @@ class PontoonRules:
     reshuffle: str = "pontoon"
     bank_passes: bool = True
     gathering: str = "varied"
+    soft_21_draws: bool = False
 
     def __post_init__(self) -> None:
         booleans = ("infinite_deck", "banker_wins_ties", "banker_five_card_trick",
                     "buy_fifth_card", "split_unequal_tens", "split_pontoon_counts",
-                    "burn_hard_13", "bank_passes", "banker_hits_soft_17")
+                    "burn_hard_13", "bank_passes", "banker_hits_soft_17", "soft_21_draws")
         checks = [(name, isinstance(getattr(self, name), bool), "true or false")
                   for name in booleans]
         checks += [
