@@ -120,6 +120,7 @@ def build(result: RunResult) -> pd.DataFrame:
                                                         spec.progression)
                                  if exact is None and not row["note"] else "")
             row.update(game.extra_columns(stats))
+            row["note"] = "; ".join(n for n in (row["note"], *game.warnings(stats)) if n)
             rows.append(row)
     frame = pd.DataFrame(rows)
     extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]

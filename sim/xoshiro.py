@@ -89,3 +89,59 @@ def raw_outputs(n: int, state: np.ndarray) -> np.ndarray:
         out[i], s0, s1, s2, s3 = _next(s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return out
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@numba.njit(forceinline=True)
+def _mix64(z):
+    """splitmix64's finaliser: a bijection of 64-bit words that scatters every input bit."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(forceinline=True)
+def round_state(k0, k1, k2, k3, index):
+    """The generator state of round (or shuffle) ``index`` of the chunk keyed by (k0..k3).
+
+    Each key word plus a multiple of the golden gamma that differs by word and by index is
+    scattered by splitmix64's finaliser (four independent mixes, so the latency is one), and
+    each result is offset by the exclusive-or of all four, so every word of the state depends
+    on every word of the key (xoshiro's first output reads one state word only). States of
+    different indices or keys share nothing a test of the outputs could see. A kernel that
+    re-seeds at each round from this gives every strategy the same random numbers in round
+    ``index``, however many the rounds before consumed. The all-zero state, which xoshiro
+    cannot leave, is replaced.
+    """
+    base = np.uint64(index) * np.uint64(4) * _GOLDEN
+    a = _mix64(k0 + base + _GOLDEN)
+    b = _mix64(k1 + base + np.uint64(2) * _GOLDEN)
+    c = _mix64(k2 + base + np.uint64(3) * _GOLDEN)
+    d = _mix64(k3 + base + np.uint64(4) * _GOLDEN)
+    x = a ^ b ^ c ^ d
+    s0, s1, s2, s3 = a + x, b + x, c + x, d + x
+    if (s0 | s1 | s2 | s3) == np.uint64(0):
+        s0 = _GOLDEN
+    return s0, s1, s2, s3
+
+
+@numba.njit(cache=True)
+def round_states(key: np.ndarray, index: int) -> np.ndarray:
+    """:func:`round_state` from Python: the 4-word state of round ``index`` under ``key``."""
+    s0, s1, s2, s3 = round_state(key[0], key[1], key[2], key[3], index)
+    out = np.empty(4, dtype=np.uint64)
+    out[0], out[1], out[2], out[3] = s0, s1, s2, s3
+    return out
+
+
+@numba.njit(cache=True)
+def bounded(bound: int, state: np.ndarray) -> int:
+    """One uniform integer in [0, bound), advancing ``state`` (the reference paths' draw)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    j, s0, s1, s2, s3 = _bounded(bound, s0, s1, s2, s3)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return j

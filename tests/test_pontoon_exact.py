@@ -46,6 +46,9 @@ class PrefixPack:
     def to_bottom(self, cards):
         pass
 
+    def gather(self, piles, varied):
+        pass
+
     def __len__(self):
         return self.size - self.pos
 

@@ -25,6 +25,7 @@ BANKERS = {
 }
 RULES = {
     "british-home": dataclasses.replace(PRESETS["british-home"], burn_hard_13=True),
+    "fixed-gathering": PontoonRules(gathering="fixed", burn_hard_13=True),
     "every-deal": PRESETS["reshuffle-every-deal"],
     "rtg": PRESETS["pontoon-rtg"],
     "variants": PontoonRules(banker_wins_ties=False, pontoon_pays=1.5, stick_min=16,
@@ -35,7 +36,8 @@ RULES = {
     "infinite": PontoonRules(infinite_deck=True, burn_hard_13=True),
 }
 FIELDS = ["net", "initial", "wagered", "hands", "busts", "fives", "pontoons", "splits", "buys",
-          "burns", "banker_pontoon", "banker_bust", "banker_five", "shuffle", "pass", "banker"]
+          "burns", "banker_pontoon", "banker_bust", "banker_five", "shuffle", "pass", "locked",
+          "banker"]
 
 
 def _orders(rules, n, seed):
@@ -54,7 +56,7 @@ def reference_rows(rules, player, banker, orders, deals):
         rows.append([deal.net, deal.initial, deal.wagered, seat.hands, seat.busts, seat.fives,
                      seat.pontoons, seat.splits, seat.buys, seat.burns, deal.banker_pontoon,
                      deal.banker_bust, deal.banker_five, deal.shuffle_next,
-                     deal.next_banker != deal.banker, deal.banker])
+                     deal.next_banker != deal.banker, deal.cycle_locked, deal.banker])
     return np.array(rows, dtype=float)
 
 
@@ -105,20 +107,23 @@ def test_kernel_and_reference_report_the_same_counters():
 
 
 def test_sessions_in_one_call_equal_a_call_per_session():
-    """session_nets plays all its sessions in one kernel call: the nets and the generator's
-    final state are those of one call per session."""
+    """session_nets plays all its sessions in one kernel call: the nets are those of one call
+    per session, each starting at its own shuffle index under the same key."""
     from sim.games.pontoon.kernel import _kernel_args, _simulate, session_nets
     from sim.rng import kernel_state
 
     rules = PRESETS["british-home"]
     player = TABLES["splits-buys"](rules)
     banker = BankerTable.stand_on(17)
-    one_state = kernel_state(np.random.SeedSequence(3))
-    many_state = one_state.copy()
-    nets = session_nets(rules, player, banker, 6, 40, one_state)
-    pack = rules.pack_ranks().astype(np.int64)
-    no_orders = np.zeros((0, pack.size), dtype=np.int64)
-    rows = [_simulate(40, many_state, pack, no_orders, *_kernel_args(rules, player, banker),
-                      1, False, 0)[-1][:, 0] for _ in range(6)]
-    assert (one_state == many_state).all()
+    key = kernel_state(np.random.SeedSequence(3))
+    nets = session_nets(rules, player, banker, 6, 40, key)
+    # Count each session's shuffles to know where the next one starts.
+    first, rows = 0, []
+    for _ in range(6):
+        rows.append(session_nets(rules, player, banker, 1, 40, key, first)[0])
+        pack = rules.pack_ranks().astype(np.int64)
+        no_orders = np.zeros((0, pack.size), dtype=np.int64)
+        *_, per = _simulate(40, key, pack, no_orders, *_kernel_args(rules, player, banker),
+                            1, False, 0, first)
+        first += 1 + int(per[:-1, FIELDS.index("shuffle")].sum())
     assert nets.tolist() == np.array(rows).tolist()

@@ -106,9 +106,10 @@ def test_bust_loses_at_once_and_the_banker_does_not_draw():
 
 
 def test_used_cards_go_to_the_bottom_in_the_stated_order():
-    session, deal = one_deal(Script(Move.TWIST), "T 7 5 8 K")  # punter busts on K
+    fixed = dataclasses.replace(RULES, gathering="fixed")
+    session, deal = one_deal(Script(Move.TWIST), "T 7 5 8 K", fixed)  # punter busts on K
     assert not deal.shuffle_next
-    rest = order("T 7 5 8 K")[5:]
+    rest = order("T 7 5 8 K", fixed)[5:]
     assert session.pack.ranks() == rest + ranks("T5K") + ranks("78")
 
 

@@ -164,6 +164,11 @@ class Game(ABC):
         """
         return None
 
+    def warnings(self, stats: Stats) -> list[str]:
+        """What the report must flag about a row's rounds (added to its ``note``), e.g. deals
+        locked in a repeating cycle; none by default."""
+        return []
+
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         """Game-specific report columns."""
         return {}

@@ -47,6 +47,8 @@ def deal_counters(deal: DealResult, rules: PontoonRules) -> dict[str, float]:
     counters["banker_fives"] = float(deal.banker_five)
     counters["shuffles"] = float(deal.shuffle_next)
     counters["bank_passes"] = float(deal.next_banker != deal.banker)
+    counters["cycle_locks"] = float(deal.cycle_lock_found)
+    counters["cycle_locked_deals"] = float(deal.cycle_locked)
     if rules.players > 1:
         for k, seat in enumerate(deal.seats, start=1):
             counters[f"seat{k}_net"] = seat.net
@@ -96,9 +98,11 @@ class PontoonGame(Game):
                            seed: np.random.SeedSequence) -> Stats:
         """Play on the reference path (any Python strategies)."""
         _check_progression(progression)
-        rng = generator(seed)
+        # The cards as the kernel deals them (keyed by the seed); the strategy's own draws
+        # from a stream of its own.
+        rng = generator(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1)))
         player, banker = seating_of(strategy)
-        session = Session(rules, player, banker, RandomCards(rules, rng))
+        session = Session(rules, player, banker, RandomCards(rules, kernel_state(seed)))
         stats = Stats()
         for _ in range(rounds):
             deal = session.play(rng)
@@ -210,6 +214,8 @@ class PontoonGame(Game):
             "burns_per_deal": per("burns", n),
             "shuffle_freq": per("shuffles", n),
             "bank_pass_freq": per("bank_passes", n),
+            "cycle_locks": c.get("cycle_locks", 0.0),
+            "cycle_locked_freq": per("cycle_locked_deals", n),
             "banker_net_per_deal": -stats.mean_net,
         }
         k = 1
@@ -228,6 +234,14 @@ class PontoonGame(Game):
             out[f"person{p}_net_per_deal"] = per(f"person{p}_net", n)
             p += 1
         return out
+
+    def warnings(self, stats: Stats) -> list[str]:
+        locked = stats.counters.get("cycle_locked_deals", 0.0)
+        if not locked:
+            return []
+        return [f"{locked:.0f} of {stats.rounds} deals ({locked / stats.rounds:.1%}) repeat a "
+                f"locked cycle of the pack ({stats.counters.get('cycle_locks', 0):.0f} "
+                "chunk(s) locked: gathering is fixed and no pontoon comes)"]
 
     def bench_cases(self) -> list[BenchCase]:
         from sim.games.pontoon.kernel import simulate_tables

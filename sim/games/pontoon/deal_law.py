@@ -44,6 +44,7 @@ from sim.games.pontoon.hand import (
     banker_index,
     banker_score,
     best_total,
+    hand_over,
     hard_thirteen,
     is_pontoon_pair,
     pair_splittable,
@@ -92,7 +93,7 @@ def deal_law(rules: PontoonRules, player: PlayerTable, banker: BankerTable
             return ((((PONTOON, money, 0),), n_hands, may_burn), 1.0),
         if hard > 21:
             return ((((BUST, money, 0),), n_hands, may_burn), 1.0),
-        if total == 21 or n >= MAX_CARDS:
+        if hand_over(total, soft, n, rules.soft_21_draws):
             return ((((player_score(hard, ace, n, False), money, STOOD),), n_hands,
                      may_burn), 1.0),
         out: dict = defaultdict(float)

@@ -57,6 +57,7 @@ ACTION_NAMES = {STICK: "stick", TWIST: "twist", BUY1: "buy 1x", BUY2: "buy 2x"}
 RI_TIES_TO_BANKER, RI_BANKER_FIVE, RI_STICK_MIN, RI_MAX_BUYS, RI_FIRST_BUY_MAX = 0, 1, 2, 3, 4
 RI_BUY_FIFTH, RI_SPLIT_MODE, RI_MAX_HANDS, RI_UNEQUAL_TENS, RI_SPLIT_PONTOON = 5, 6, 7, 8, 9
 RI_BURN, RI_EVERY_DEAL, RI_BANK_PASSES, RI_INFINITE = 10, 11, 12, 13
+RI_GATHER_VARIED, RI_SOFT21_DRAWS = 14, 15
 RF_PONTOON_PAYS, RF_FIVE_PAYS, RF_BANKER_PONTOON, RF_BANKER_FIVE = 0, 1, 2, 3
 SPLIT_NONE, SPLIT_ACES, SPLIT_ANY = 0, 1, 2
 
@@ -71,6 +72,7 @@ def rule_vectors(rules: PontoonRules) -> tuple[np.ndarray, np.ndarray]:
         rules.first_buy_max, rules.buy_fifth_card, split_mode, rules.max_hands,
         rules.split_unequal_tens, rules.split_pontoon_counts, rules.burn_hard_13,
         rules.reshuffle == "every-deal", rules.bank_passes, rules.infinite_deck,
+        rules.gathering == "varied", rules.soft_21_draws,
     ], dtype=np.int64)
     rule_f = np.array([rules.pontoon_pays, rules.five_card_trick_pays,
                        rules.banker_pontoon_collects, rules.banker_five_card_trick_collects],
@@ -85,6 +87,13 @@ def best_total(hard: int, has_ace: bool) -> tuple[int, bool]:
     if has_ace and hard + 10 <= 21:
         return hard + 10, True
     return hard, False
+
+
+@numba.njit(cache=True)
+def hand_over(total: int, soft: bool, n: int, soft21_draws: bool) -> bool:
+    """A punter's hand takes no more cards: 21 (a soft 21 may go on where the rules read "under
+    21" with the ace as one) or five cards."""
+    return n >= MAX_CARDS or (total == 21 and not (soft and soft21_draws))
 
 
 @numba.njit(cache=True)

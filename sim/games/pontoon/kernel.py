@@ -10,6 +10,20 @@ up front: each card is drawn when needed from the cards not yet dealt since the 
 lazy Fisher-Yates), so a deal costs only the cards it uses; returned cards queue at the bottom
 in their known order. The generator (xoshiro256**) lives in local variables.
 
+Common random numbers: the kernel is given a *key* (four words from the chunk's seed), never
+advanced. At each shuffle (every deal where the pack is shuffled every deal, or in the infinite
+deck) the generator is re-seeded from the key and the shuffle's index
+(:func:`sim.xoshiro.round_state`) and the pack is put back in its sorted order, so shuffle k of
+a chunk deals the same cards in the same order to every strategy, however many cards the
+strategies took before. The order in which the used piles are gathered (``gathering =
+"varied"``) is drawn from the same stream, after the deal's cards.
+
+Cycles: where nothing random happens between deals (gathering "fixed", no undealt card left,
+no shuffle) a deal is a function of the stock's order; the kernel compares the stock at the
+start of each such deal with one saved order (Brent's cycle detection: the saved order is
+replaced at each power of two deals) and, when it repeats, counts every deal from there as
+locked in a cycle (``cycle_locks``, ``cycle_locked_deals``).
+
 What each choice costs, measured on the bench line (heads-up, stick 16 / soft 18 splitting aces
 and eights against a banker standing on 17, one pack, no reshuffle), in M deals per second of
 CPU time on one core, beside a C program (gcc -O3 -march=native) doing the same work (the same
@@ -51,8 +65,10 @@ from sim.games.pontoon.hand import (
     RI_BANKER_FIVE,
     RI_BURN,
     RI_EVERY_DEAL,
+    RI_GATHER_VARIED,
     RI_INFINITE,
     RI_MAX_HANDS,
+    RI_SOFT21_DRAWS,
     RI_SPLIT_PONTOON,
     RI_STICK_MIN,
     RI_TIES_TO_BANKER,
@@ -62,6 +78,7 @@ from sim.games.pontoon.hand import (
     banker_score,
     best_total,
     hand_key,
+    hand_over,
     hard_thirteen,
     is_pontoon_pair,
     pair_splittable,
@@ -74,7 +91,7 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.stats import Stats
-from sim.xoshiro import _bounded
+from sim.xoshiro import _bounded, round_state
 
 HIST_HALF_UNITS = 4096  # the histogram of net results spans +-2048 units, in half units
 # Pack state vector: top of the stock, cards in it, fresh (not yet dealt since the shuffle)
@@ -82,10 +99,14 @@ HIST_HALF_UNITS = 4096  # the histogram of net results spans +-2048 units, in ha
 PS_HEAD, PS_STOCK, PS_FRESH, PS_SIZE, PS_ORDER = 0, 1, 2, 3, 4
 # Per-deal results recorded by play_ordered_deals (columns).
 (D_NET, D_INITIAL, D_WAGERED, D_HANDS, D_BUSTS, D_FIVES, D_PONTOONS, D_SPLITS, D_BUYS,
- D_BURNS, D_BANKER_PONTOON, D_BANKER_BUST, D_BANKER_FIVE, D_SHUFFLE, D_PASS) = range(15)
-N_D = 15
+ D_BURNS, D_BANKER_PONTOON, D_BANKER_BUST, D_BANKER_FIVE, D_SHUFFLE, D_PASS,
+ D_LOCKED) = range(16)
+N_D = 16
 COUNTER_NAMES = ("hands", "busts", "fives", "pontoons", "splits", "buys", "burns",
-                 "banker_pontoons", "banker_busts", "banker_fives", "shuffles", "bank_passes")
+                 "banker_pontoons", "banker_busts", "banker_fives", "shuffles", "bank_passes",
+                 "cycle_locks", "cycle_locked_deals")
+# Scratch rows of the gathering: the ends of the set-aside piles, the live hands, the order.
+G_ASIDE, G_LIVE, G_ORDER, G_SIZE = 0, 16, 32, 48
 # Hand arrays: one row per hand of the seat.
 H_N, H_HARD, H_ACE, H_BUYS, H_TWISTED, H_V, H_SPLIT, H_STATUS = range(8)
 PLAYING, STOOD, BUSTED, DECLARED = 0, 1, 2, 3
@@ -134,7 +155,7 @@ def _to_bottom(pack, n, head, stock, card):
 
 @numba.njit(_nrt=False, forceinline=True)
 def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands,
-               aside, bcards, infinite, s0, s1, s2, s3):
+               aside, bcards, gather, infinite, s0, s1, s2, s3):
     """Play one heads-up deal. Returns the generator state and the deal's results (net,
     initial stake, wagered, hands, busts, five card tricks, pontoons, splits, buys, burns,
     banker pontoon, banker bust, banker five card trick, a pontoon, an unsplit pontoon), as
@@ -147,6 +168,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
     split_pontoon = rule_i[RI_SPLIT_PONTOON] != 0
     may_burn = burn and rule_i[RI_BURN] != 0
     max_hands = rule_i[RI_MAX_HANDS]
+    soft21 = rule_i[RI_SOFT21_DRAWS] != 0
     head, stock, fresh, n_pack = ps[PS_HEAD], ps[PS_STOCK], ps[PS_FRESH], ps[PS_SIZE]
     p1, head, stock, fresh, s0, s1, s2, s3 = _draw(
         pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
@@ -163,6 +185,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
     bcards[1] = b2
     bn = 2
     n_aside = 0
+    n_piles_aside = 0
     if is_pontoon_pair(b1, b2):  # exposed at once
         net = settle_banker_pontoon(is_pontoon_pair(p1, p2), ties, rule_f) * stake
         if not infinite:
@@ -206,14 +229,18 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
                 for k in range(n):
                     aside[n_aside] = cards[i, k]
                     n_aside += 1
+                gather[G_ASIDE + n_piles_aside] = n_aside
+                n_piles_aside += 1
                 break
-            if total == 21 or n >= MAX_CARDS or left == 0:
+            if hand_over(total, soft, n, soft21) or left == 0:
                 status = STOOD
                 break
             if n == 2 and left >= 2 and not was_split and may_burn and hard_thirteen(c1, c2):
                 aside[n_aside] = c1
                 aside[n_aside + 1] = c2
                 n_aside += 2
+                gather[G_ASIDE + n_piles_aside] = n_aside
+                n_piles_aside += 1
                 c1, head, stock, fresh, s0, s1, s2, s3 = _draw(
                     pack, n_pack, head, stock, fresh, infinite, s0, s1, s2, s3)
                 c2, head, stock, fresh, s0, s1, s2, s3 = _draw(
@@ -323,42 +350,117 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
             fives += p_score == FIVE
         net += settle(p_score, b_score, ties, rule_f) * money
     unsplit_pontoon = n_hands == 1 and hands[0, H_STATUS] == DECLARED
-    if not infinite:
+    shuffle_next = pontoons > 0 or rule_i[RI_EVERY_DEAL] != 0 or rule_i[RI_INFINITE] != 0
+    banker_first = False
+    varied = not infinite and rule_i[RI_GATHER_VARIED] != 0 and not shuffle_next
+    if varied and n_hands == 1 and n_piles_aside + (hands[0, H_STATUS] != BUSTED) == 1:
+        # Two piles (the punter's hand, bust or not, and the banker's): the same draw as the
+        # general case below, without its bookkeeping.
+        j, s0, s1, s2, s3 = _bounded(2, s0, s1, s2, s3)
+        banker_first = j == 1
+        varied = False
+    if varied:
+        # The piles in an order drawn from the card stream: a forward Fisher-Yates over the
+        # set-aside piles, the live hands and the banker's hand.
+        n_live = 0
+        for j in range(n_hands):
+            if hands[j, H_STATUS] != BUSTED:
+                gather[G_LIVE + n_live] = j
+                n_live += 1
+        n_piles = n_piles_aside + n_live + 1
+        for q in range(n_piles):
+            gather[G_ORDER + q] = q
+        for q in range(n_piles - 1):
+            j, s0, s1, s2, s3 = _bounded(n_piles - q, s0, s1, s2, s3)
+            j += q
+            tmp = gather[G_ORDER + q]
+            gather[G_ORDER + q] = gather[G_ORDER + j]
+            gather[G_ORDER + j] = tmp
+        for q in range(n_piles):
+            p = gather[G_ORDER + q]
+            if p < n_piles_aside:
+                start = 0 if p == 0 else gather[G_ASIDE + p - 1]
+                for k in range(start, gather[G_ASIDE + p]):
+                    stock = _to_bottom(pack, n_pack, head, stock, aside[k])
+            elif p < n_piles_aside + n_live:
+                j = gather[G_LIVE + p - n_piles_aside]
+                for k in range(hands[j, H_N]):
+                    stock = _to_bottom(pack, n_pack, head, stock, cards[j, k])
+            else:
+                for k in range(bn):
+                    stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
+    elif not infinite:  # the fixed order (or the pack is shuffled next: no draw)
+        if banker_first:
+            for k in range(bn):
+                stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
         for k in range(n_aside):
             stock = _to_bottom(pack, n_pack, head, stock, aside[k])
         for j in range(n_hands):
             if hands[j, H_STATUS] != BUSTED:
                 for k in range(hands[j, H_N]):
                     stock = _to_bottom(pack, n_pack, head, stock, cards[j, k])
-        for k in range(bn):
-            stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
+        if not banker_first:
+            for k in range(bn):
+                stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
     ps[PS_HEAD], ps[PS_STOCK], ps[PS_FRESH] = head, stock, fresh
     return (s0, s1, s2, s3, net, stake, wagered, n_hands, busts, fives, pontoons, splits, buys,
             burns, False, b_score == BUST, bn == MAX_CARDS and b_score != BUST, pontoons > 0,
             unsplit_pontoon)
 
 
+@numba.njit(_nrt=False, forceinline=True)
+def _save_stock(pack, head, saved):
+    """Copy the stock, top first, into ``saved`` (the whole pack is in the stock between
+    deals)."""
+    n = pack.shape[0]
+    for i in range(n):
+        pos = head + i
+        if pos >= n:
+            pos -= n
+        saved[i] = pack[pos]
+
+
+@numba.njit(_nrt=False, forceinline=True)
+def _same_stock(pack, head, saved):
+    """The stock, top first, is ``saved`` (usually settled by the first card)."""
+    n = pack.shape[0]
+    for i in range(n):
+        pos = head + i
+        if pos >= n:
+            pos -= n
+        if pack[pos] != saved[i]:
+            return False
+    return True
+
+
 @numba.njit(cache=True)
-def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keyed, rule_i,
-              rule_f, record, infinite, session):
+def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, btab, keyed, rule_i,
+              rule_f, record, infinite, session, first):
     """Play ``n_deals`` deals in a row; with ``orders`` (one row per shuffle; in infinite-deck
     mode one row per deal) the cards are given instead of drawn. With ``session`` > 0 the
     deals come in sessions of that many, each from a fresh shuffle with the bank at person
-    0, as if each were a call of its own (one call for all saves a call per session).
-    Returns (outcomes, sums, histogram, counters, per-deal rows)."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    0, as if each were a call of its own (one call for all saves a call per session). The
+    generator is re-seeded at each shuffle from ``key`` and the shuffle's index, counted from
+    ``first``. Returns (outcomes, sums, histogram, counters, per-deal rows)."""
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    s0, s1, s2, s3 = k0, k1, k2, k3
     every_deal = rule_i[RI_EVERY_DEAL] != 0 or rule_i[RI_INFINITE] != 0
     passes = rule_i[RI_BANK_PASSES] != 0
+    varied = rule_i[RI_GATHER_VARIED] != 0
     given = orders.shape[0] > 0
     if given:  # the cards come from the rows in turn (infinite deck: a row per deal)
-        pack = np.zeros(orders.shape[1], dtype=np.int64)
-    n = pack.shape[0]
+        work = np.zeros(orders.shape[1], dtype=np.int64)
+    else:  # the stock; each shuffle starts again from the sorted pack
+        work = pack.copy()
+    n = work.shape[0]
     ps = np.zeros(5, dtype=np.int64)
     ps[PS_SIZE] = n
     cards = np.zeros((MAX_HANDS + 1, MAX_CARDS), dtype=np.int64)
     hands = np.zeros((MAX_HANDS + 1, 8), dtype=np.int64)
     aside = np.zeros(4 * MAX_HANDS * MAX_CARDS + 4, dtype=np.int64)
     bcards = np.zeros(MAX_CARDS, dtype=np.int64)
+    gather = np.zeros(G_SIZE, dtype=np.int64)
+    saved = np.zeros(n, dtype=np.int64)  # the cycle watch's saved stock
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8)
     hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
@@ -368,11 +470,14 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
     banker = 0
     shuffle = True
     next_order = 0
+    n_shuffles = 0
     every_deal_rule = rule_i[RI_EVERY_DEAL] != 0
     wins = losses = 0
     t_net = t_net2 = t_init = t_init2 = t_ni = t_w = t_w2 = t_nw = person0 = 0.0
     c_hands = c_busts = c_fives = c_pontoons = c_splits = c_buys = c_burns = 0
-    c_bp = c_bb = c_b5 = c_shuffles = c_passes = 0
+    c_bp = c_bb = c_b5 = c_shuffles = c_passes = c_locks = c_locked = 0
+    watching = locked = False
+    power = lam = 1
     left_in_session = session
     for d in range(n_deals):
         if session > 0:
@@ -382,18 +487,42 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
                 left_in_session = session
             left_in_session -= 1
         if shuffle:
+            s0, s1, s2, s3 = round_state(k0, k1, k2, k3, first + n_shuffles)
+            n_shuffles += 1
             ps[PS_HEAD] = 0
             ps[PS_STOCK] = n
             if given:
-                pack[:] = orders[next_order % orders.shape[0]]
+                work[:] = orders[next_order % orders.shape[0]]
                 next_order += 1
                 ps[PS_FRESH] = 0
             else:
+                for i in range(n):
+                    work[i] = pack[i]
                 ps[PS_FRESH] = n
+        # The cycle watch (Brent): only where this deal follows from the stock's order alone.
+        deal_locked = False
+        if shuffle or infinite or varied or ps[PS_FRESH] != 0:
+            watching = locked = False
+            power = lam = 1
+        elif locked:
+            deal_locked = True
+        elif not watching:
+            _save_stock(work, ps[PS_HEAD], saved)
+            watching = True
+        elif _same_stock(work, ps[PS_HEAD], saved):
+            locked = deal_locked = True
+            c_locks += 1
+        else:
+            if lam == power:
+                _save_stock(work, ps[PS_HEAD], saved)
+                power *= 2
+                lam = 0
+            lam += 1
+        c_locked += deal_locked
         (s0, s1, s2, s3, net, initial, wagered, n_hands, busts, fives, pontoons, splits, buys,
          burns, banker_pontoon, banker_bust, banker_five, pontoon, unsplit) = _play_deal(
-            pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands, aside,
-            bcards, infinite, s0, s1, s2, s3)
+            work, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands,
+            aside, bcards, gather, infinite, s0, s1, s2, s3)
         # Statistics in locals (kept in registers), written out once at the end.
         if net > 0.0:
             wins += 1
@@ -438,17 +567,17 @@ def _simulate(n_deals, state, pack, orders, act, split, burn, stakes, btab, keye
             rows[d, D_BURNS], rows[d, D_BANKER_PONTOON] = burns, banker_pontoon
             rows[d, D_BANKER_BUST], rows[d, D_BANKER_FIVE] = banker_bust, banker_five
             rows[d, D_SHUFFLE], rows[d, D_PASS], rows[d, N_D] = shuffled, passed, banker
+            rows[d, D_LOCKED] = deal_locked
         if passed:
             banker = 1 - banker
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     outcomes[0], outcomes[1], outcomes[2] = wins, n_deals - wins - losses, losses
     sums[0], sums[1], sums[2], sums[3] = t_net, t_net2, t_init, t_init2
     sums[4], sums[5], sums[6], sums[7] = t_ni, t_w, t_w2, t_nw
     counted = (c_hands, c_busts, c_fives, c_pontoons, c_splits, c_buys, c_burns, c_bp, c_bb, c_b5,
-               c_shuffles, c_passes)
+               c_shuffles, c_passes, c_locks, c_locked)
     for k in range(len(counted)):
         counters[k] = counted[k]
-    counters[12], counters[13] = person0, -person0
+    counters[len(counted)], counters[len(counted) + 1] = person0, -person0
     return outcomes, sums, hist, counters, rows
 
 
@@ -460,16 +589,16 @@ def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) 
 
 
 def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,
-                    state: np.ndarray) -> Stats:
-    """Play ``deals`` heads-up deals in a row on the kernel, advancing the xoshiro ``state``
-    in place."""
+                    key: np.ndarray) -> Stats:
+    """Play ``deals`` heads-up deals in a row on the kernel, the cards keyed by ``key`` (four
+    64-bit words: the same key gives the same shuffles to every strategy)."""
     if rules.players != 1:
         raise ValueError("players: the kernel plays heads-up (one punter)")
     pack = rules.pack_ranks().astype(np.int64)
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
     outcomes, sums, hist, counters, _ = _simulate(
-        deals, state, pack, no_orders, *_kernel_args(rules, player, banker), 0,
-        rules.infinite_deck, 0)
+        deals, key, pack, no_orders, *_kernel_args(rules, player, banker), 0,
+        rules.infinite_deck, 0, 0)
     values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
     named = dict(zip(COUNTER_NAMES, counters[:len(COUNTER_NAMES)].tolist()))
     if rules.bank_passes:
@@ -477,31 +606,47 @@ def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTabl
     return Stats.from_arrays(deals, outcomes, sums, values, hist, named)
 
 
+def deal_rows(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,
+              key: np.ndarray) -> np.ndarray:
+    """The per-deal rows (as :func:`play_ordered_deals`) of ``deals`` deals in a row from the
+    cards keyed by ``key``: the deals :func:`simulate_tables` plays."""
+    pack = rules.pack_ranks().astype(np.int64)
+    no_orders = np.zeros((0, pack.size), dtype=np.int64)
+    *_, rows = _simulate(deals, key, pack, no_orders, *_kernel_args(rules, player, banker), 1,
+                         rules.infinite_deck, 0, 0)
+    return rows
+
+
 def session_nets(rules: PontoonRules, player: PlayerTable, banker: BankerTable, sessions: int,
-                 rounds: int, state: np.ndarray) -> np.ndarray:
+                 rounds: int, key: np.ndarray, first: int = 0) -> np.ndarray:
     """The net of each deal of ``sessions`` heads-up sessions of ``rounds`` deals, one row
-    each, advancing the xoshiro ``state``. Each session starts from a fresh shuffle (in the
-    infinite deck the deals are independent, so one run is cut into rows)."""
+    each, the cards keyed by ``key``. Each session starts from a fresh shuffle (in the
+    infinite deck the deals are independent, so one run is cut into rows); shuffles are
+    counted from ``first``."""
     pack = rules.pack_ranks().astype(np.int64)
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
     args = _kernel_args(rules, player, banker)
     if rules.infinite_deck:
-        *_, rows = _simulate(sessions * rounds, state, pack, no_orders, *args, 2, True, 0)
+        *_, rows = _simulate(sessions * rounds, key, pack, no_orders, *args, 2, True, 0, first)
         return rows[:, D_NET].reshape(sessions, rounds).copy()
-    *_, rows = _simulate(sessions * rounds, state, pack, no_orders, *args, 2, False, rounds)
+    *_, rows = _simulate(sessions * rounds, key, pack, no_orders, *args, 2, False, rounds,
+                         first)
     return rows[:, D_NET].reshape(sessions, rounds).copy()
 
 
 def play_ordered_deals(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
-                       orders: np.ndarray, deals: int) -> np.ndarray:
+                       orders: np.ndarray, deals: int, key: tuple[int, ...] = (1, 2, 3, 4)
+                       ) -> np.ndarray:
     """Play ``deals`` deals in a row where each shuffle takes the next row of ``orders`` (in
     infinite-deck mode each deal draws the next row's cards in turn): one row per deal of
     (net, initial, wagered, hands, busts, fives, pontoons, splits, buys, burns, banker
-    pontoon, banker bust, banker five, shuffle after, bank passes, banker person). For tests
-    against the reference path and exact enumeration."""
+    pontoon, banker bust, banker five, shuffle after, bank passes, locked in a cycle, banker
+    person). The gathering order (where drawn) comes from the generator keyed by ``key``, as
+    :class:`~sim.games.pontoon.pack.GivenCards` draws it. For tests against the reference path
+    and exact enumeration."""
     pack = rules.pack_ranks().astype(np.int64)
     orders = np.ascontiguousarray(orders, dtype=np.int64)
-    state = np.array([1, 2, 3, 4], dtype=np.uint64)
+    state = np.array(key, dtype=np.uint64)
     *_, rows = _simulate(deals, state, pack, orders, *_kernel_args(rules, player, banker),
-                         1, False, 0)
+                         1, False, 0, 0)
     return rows

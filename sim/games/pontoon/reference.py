@@ -21,6 +21,7 @@ from sim.cards import RANK_SYMBOLS
 from sim.errors import IllegalActionError, StrategyFailedError
 from sim.games.pontoon.hand import (
     banker_score,
+    hand_over,
     hard_thirteen,
     is_pontoon_pair,
     pair_splittable,
@@ -120,6 +121,8 @@ class DealResult:
     ledger_total: float
     table_left: float
     person_nets: dict[int, float]
+    cycle_locked: bool = False
+    cycle_lock_found: bool = False
 
     @property
     def net(self) -> float:
@@ -137,10 +140,10 @@ class DealResult:
 # ------------------------------------------------------------------- legality
 def buy_limits(hand: Hand, initial: float, rules: PontoonRules) -> tuple[float, str | None]:
     """(largest buy allowed, None) or (0, why not)."""
-    total, _ = hand_totals(tuple(hand.cards))
+    total, soft = hand_totals(tuple(hand.cards))
     if hand.twisted:
         return 0.0, "no buying after a twist"
-    if total >= 21 or len(hand.cards) >= MAX_CARDS:
+    if hand_over(total, soft, len(hand.cards), rules.soft_21_draws):
         return 0.0, "no card may be taken on 21 or five cards"
     if len(hand.buys) >= rules.max_buys:
         return 0.0, f"at most {rules.max_buys} buys on a hand"
@@ -152,7 +155,7 @@ def buy_limits(hand: Hand, initial: float, rules: PontoonRules) -> tuple[float, 
 def why_illegal(action: Any, hand: Hand, n_hands: int, may_burn: bool, initial: float,
                 stock: int, rules: PontoonRules) -> str | None:
     """Why ``action`` is not allowed on ``hand`` now (None: it is allowed)."""
-    total, _ = hand_totals(tuple(hand.cards))
+    total, soft = hand_totals(tuple(hand.cards))
     two = len(hand.cards) == 2
     if isinstance(action, Buy):
         limit, why = buy_limits(hand, initial, rules)
@@ -167,7 +170,7 @@ def why_illegal(action: Any, hand: Hand, n_hands: int, may_burn: bool, initial: 
         return None if total >= rules.stick_min else (
             f"sticking needs a total of {rules.stick_min} or more")
     if action == Move.TWIST:
-        return None if total < 21 and len(hand.cards) < MAX_CARDS else (
+        return None if not hand_over(total, soft, len(hand.cards), rules.soft_21_draws) else (
             "no card may be taken on 21 or five cards")
     if action == Move.SPLIT:
         if not two or hand.buys or hand.twisted:
@@ -193,6 +196,47 @@ def why_illegal(action: Any, hand: Hand, n_hands: int, may_burn: bool, initial: 
     return "not a pontoon action (stick, twist, split, burn or Buy(amount))"
 
 
+# ------------------------------------------------------------------- cycles
+class CycleWatch:
+    """Brent's cycle detection over the pack's order at the start of each deal.
+
+    Where nothing random happens between two deals (no shuffle, no undealt card left, the
+    piles gathered in a fixed order), a deal is a function of the stock's order alone (the bank
+    passes only on a pontoon, which shuffles), so a stock order seen before means the deals
+    repeat from there, to the end of the run, as a cycle holding no pontoon. The watch keeps
+    one saved order, replaced at each power of two deals (Brent), so its memory is one pack and
+    its cost a comparison per deal, usually settled by the first card. It is what the kernel
+    does; for a strategy that uses its generator a repeat is no lock, and counts all the same.
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.saved: tuple[int, ...] | None = None
+        self.power = self.lam = 1
+        self.locked = False
+
+    def step(self, stock: tuple[int, ...] | None) -> tuple[bool, bool]:
+        """Watch the stock of a deal about to be played (None: something random happens, or
+        happened, since the last deal). Returns (locked, the lock is found at this deal)."""
+        if stock is None:
+            self.reset()
+            return False, False
+        if self.locked:
+            return True, False
+        if self.saved is None:
+            self.saved = stock
+            return False, False
+        if stock == self.saved:
+            self.locked = True
+            return True, True
+        if self.lam == self.power:
+            self.saved, self.power, self.lam = stock, 2 * self.power, 0
+        self.lam += 1
+        return False, False
+
+
 # -------------------------------------------------------------------- a deal
 class Session:
     """Deals in a row at one table, the pack and the bank carried from deal to deal.
@@ -213,6 +257,8 @@ class Session:
         self.needs_shuffle = True
         self.seen = [0] * 13  # cards shown since the shuffle, each physical card once
         self.rule_i, self.rule_f = rule_vectors(rules)
+        self.cycles = CycleWatch()
+        self.varied = rules.gathering == "varied"
 
     # ------------------------------------------------------------- helpers
     def _deal(self, hand: Hand, face_up: bool) -> None:
@@ -248,14 +294,19 @@ class Session:
     def play(self, rng: np.random.Generator) -> DealResult:
         """Play one deal."""
         rules = self.rules
-        if self.needs_shuffle or rules.infinite_deck:
+        shuffled = self.needs_shuffle or rules.infinite_deck
+        if shuffled:
             self.pack.shuffle()
             self.seen = [0] * 13
+        deterministic = not (shuffled or rules.infinite_deck or self.varied
+                             or getattr(self.pack, "undealt", 1))
+        locked, lock_found = self.cycles.step(
+            tuple(self.pack.ranks()) if deterministic else None)
         n_persons = rules.players + 1
         persons = [(self.banker + k) % n_persons for k in range(1, n_persons)]
         ledger = Ledger()
         seats = [SeatResult(p) for p in persons]
-        set_aside: list[int] = []
+        set_aside: list[list[int]] = []  # piles: each bust hand, each burnt pair
         hands = [[Hand()] for _ in persons]
         banker_hand = Hand()
         for seat_hands in hands:
@@ -307,15 +358,16 @@ class Session:
                                           self.rule_f)
                         self._pay(ledger, persons[s], hand, per_unit)
 
-        # Every hand is shown; every card goes to the bottom: set-aside cards, the punters'
-        # hands in seat order, the banker's.
-        returned = list(set_aside)
+        # Every hand is shown; the piles go to the bottom: in the fixed order the set-aside
+        # piles, the punters' hands in seat order, the banker's; or in an order drawn from the
+        # card stream (varied), unless the pack is shuffled before the next deal anyway.
+        piles = list(set_aside)
         for hand in [h for seat_hands in hands for h in seat_hands] + [banker_hand]:
             if hand.status != "bust":
                 self._turn_up(hand)
-                returned += hand.cards
-        self.pack.to_bottom(returned)
+                piles.append(list(hand.cards))
         self.needs_shuffle = any_pontoon or rules.reshuffle == "every-deal"
+        self.pack.gather(piles, self.varied and not self.needs_shuffle)
 
         banker_person = self.banker
         if rules.bank_passes and not banker_pontoon:
@@ -330,7 +382,8 @@ class Session:
             banker_pontoon=banker_pontoon, banker_bust=banker_bust, banker_five=banker_five,
             shuffle_next=self.needs_shuffle, next_banker=self.banker,
             ledger_total=ledger.total(), table_left=ledger.balance(TABLE),
-            person_nets={p: ledger.balance(person(p)) for p in range(n_persons)})
+            person_nets={p: ledger.balance(person(p)) for p in range(n_persons)},
+            cycle_locked=locked, cycle_lock_found=lock_found)
 
     def _pay(self, ledger: Ledger, who: int, hand: Hand, per_unit: float) -> None:
         """Settle a hand: its stake comes off the table, the banker pays or collects the rest."""
@@ -339,7 +392,7 @@ class Session:
 
     # --------------------------------------------------------- a punter's turn
     def _play_seat(self, s: int, hands: list[list[Hand]], seat: SeatResult, ledger: Ledger,
-                   set_aside: list[int], rng: Any) -> bool:
+                   set_aside: list[list[int]], rng: Any) -> bool:
         """Play seat ``s``'s hands in order; True if one of them is a pontoon."""
         rules = self.rules
         seat_hands = hands[s]
@@ -348,7 +401,7 @@ class Session:
         while i < len(seat_hands):
             hand = seat_hands[i]
             while hand.status == "playing":
-                total, _ = hand_totals(tuple(hand.cards))
+                total, soft = hand_totals(tuple(hand.cards))
                 if len(hand.cards) == 2 and is_pontoon_pair(*hand.cards) and (
                         not hand.split_hand or rules.split_pontoon_counts):
                     hand.status = "pontoon"  # declared: the ace is turned face up
@@ -360,9 +413,10 @@ class Session:
                     hand.status = "bust"  # thrown in face up; the banker takes the stake
                     ledger.transfer(TABLE, person(self.banker), hand.stake)
                     self._turn_up(hand)
-                    set_aside += hand.cards
+                    set_aside.append(list(hand.cards))
                     seat.busts += 1
-                elif total == 21 or len(hand.cards) >= MAX_CARDS or len(self.pack) == 0:
+                elif hand_over(total, soft, len(hand.cards), rules.soft_21_draws) \
+                        or len(self.pack) == 0:
                     hand.status = "stood"
                 else:
                     may_burn = self._act(s, i, seat_hands, seat, may_burn, ledger, set_aside,
@@ -375,7 +429,7 @@ class Session:
         return seat.pontoons > 0
 
     def _act(self, s: int, i: int, seat_hands: list[Hand], seat: SeatResult, may_burn: bool,
-             ledger: Ledger, set_aside: list[int], rng: Any) -> bool:
+             ledger: Ledger, set_aside: list[list[int]], rng: Any) -> bool:
         """Ask the punter about hand ``i``, check the answer and carry it out; returns whether
         the seat may still burn."""
         rules = self.rules
@@ -427,7 +481,7 @@ class Session:
             self._deal(new, face_up=False)
         else:  # burn: thrown in face up, two new cards face down
             self._turn_up(hand)
-            set_aside += hand.cards
+            set_aside.append(list(hand.cards))
             hand.cards, hand.face_up, hand.fresh = [], [], []
             self._deal(hand, face_up=False)
             self._deal(hand, face_up=False)

@@ -4,13 +4,24 @@ See ``docs/rules/pontoon.md`` for the game and the decisions taken where the sou
 Decisions of this module that the rules page leaves open, each fixed here once:
 
 * a hand whose best total is 21, or that holds five cards, takes no more cards (player or
-  banker); "total" always means the best total, an ace counting 11 where that does not bust;
+  banker); "total" always means the best total, an ace counting 11 where that does not bust.
+  The sources' "a player may buy or twist while his total is under 21" is read so by default;
+  ``soft_21_draws`` takes the other reading for punters: a soft 21 in three or four cards
+  (the ace counted as one gives 11) may still twist or buy, towards a five card trick (the
+  banker stands on any 21 in both readings);
 * a hard 13 is two cards without an ace totalling 13; burning it (where allowed) throws both
   cards in face up and deals two new cards face down, once a deal, on the original hand only;
-* busted and burnt cards are set aside face up; at the end of the deal every card goes to the
-  bottom of the pack in this order: the set-aside cards as thrown in, each punter's hands in seat
-  and hand order, then the banker's hand (the source's "bust cards to the bottom at once" differs
-  only if the stock runs through within one deal, which one pack heads-up never does);
+* busted and burnt cards are set aside face up, each bust hand or burnt pair a pile of its own;
+  at the end of the deal the banker gathers the piles (each punter hand, each set-aside pile, his
+  own hand) and puts them under the pack. With ``gathering = "fixed"`` he takes them in one order
+  every deal: the set-aside piles as thrown in, each punter's hands in seat and hand order, then
+  his own. With ``"varied"`` (the default: real hands are not gathered the same way twice) the
+  order of the piles is uniformly random each deal, drawn from the card stream; a pile keeps its
+  cards' order. Where the pack is shuffled before the next deal the order does not matter and
+  nothing is drawn. (The source's "bust cards to the bottom at once" differs only if the stock
+  runs through within one deal, which one pack heads-up never does.) With "fixed" and no
+  shuffle the deals are a function of the pack's order alone, so they can fall into a cycle
+  holding no pontoon that repeats to the end of a run: the kernel detects and counts it;
 * every hand is shown at settlement, so all cards of a finished deal have been seen;
 * if the stock runs out during a deal (many seats and splits, or stripped packs), a hand that
   would take a card stands as it is and the banker stands; a split or a burn needs two cards in
@@ -29,6 +40,7 @@ from sim.cards import RANK_SYMBOLS, make_pack, rank_counts, rank_of
 
 SPLIT_RULES = ("any", "aces", "none")
 RESHUFFLE_RULES = ("pontoon", "every-deal")
+GATHERING_RULES = ("varied", "fixed")
 FULL_RANKS = RANK_SYMBOLS  # "A23456789TJQK"
 MAX_PLAYERS = 7
 MAX_HANDS = 4  # splits: at most four hands from one seat
@@ -87,6 +99,11 @@ class PontoonRules:
         reshuffle: ``"pontoon"`` (shuffle only after a deal with a pontoon) or ``"every-deal"``.
         bank_passes: a punter with a pontoon from an unsplit hand, the banker having none,
             takes the bank from the next deal.
+        soft_21_draws: a punter's soft 21 in three or four cards may still twist or buy (the
+            total read with the ace as one is under 21); False: no card on any 21.
+        gathering: the order in which the used hands go under the pack when it is not
+            shuffled: ``"varied"`` (a random order of the piles each deal) or ``"fixed"``
+            (set-aside piles, punters' hands, the banker's, every deal).
     """
 
     packs: int = 1
@@ -114,11 +131,13 @@ class PontoonRules:
     burn_hard_13: bool = False
     reshuffle: str = "pontoon"
     bank_passes: bool = True
+    gathering: str = "varied"
+    soft_21_draws: bool = False
 
     def __post_init__(self) -> None:
         booleans = ("infinite_deck", "banker_wins_ties", "banker_five_card_trick",
                     "buy_fifth_card", "split_unequal_tens", "split_pontoon_counts",
-                    "burn_hard_13", "bank_passes", "banker_hits_soft_17")
+                    "burn_hard_13", "bank_passes", "banker_hits_soft_17", "soft_21_draws")
         checks = [(name, isinstance(getattr(self, name), bool), "true or false")
                   for name in booleans]
         checks += [
@@ -154,6 +173,8 @@ class PontoonRules:
              f"an integer 1..{MAX_HANDS}"),
             ("reshuffle", self.reshuffle in RESHUFFLE_RULES,
              " or ".join(repr(r) for r in RESHUFFLE_RULES)),
+            ("gathering", self.gathering in GATHERING_RULES,
+             " or ".join(repr(r) for r in GATHERING_RULES)),
         ]
         for name, ok, expected in checks:
             if not ok:

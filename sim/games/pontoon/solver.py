@@ -46,6 +46,7 @@ from sim.games.pontoon.hand import (
     N_SCORES,
     NEXT_BUY,
     NO_LIVE_HAND,
+    RI_SOFT21_DRAWS,
     STICK,
     TWIST,
     V_CAP,
@@ -77,14 +78,15 @@ class BankerResponse:
 
 # ------------------------------------------------------------------ the punter
 @numba.njit(cache=True)
-def _after_card(V, S, hard, ace, n, buys, twisted, v, m, stick_min):
-    """Value (per unit of initial stake) of a hand just dealt a card."""
+def _after_card(V, S, hard, ace, n, buys, twisted, v, m, stick_min, soft21):
+    """Value (per unit of initial stake) of a hand just dealt a card (``soft21``: a soft 21
+    may draw on, so it is a state with a choice)."""
     if hard > 21:
         return m * S[0, BUST]
     total, soft = best_total(hard, ace)
     if n >= 5:
         return m * S[hand_key(m, v, n, stick_min), FIVE]
-    if total == 21:
+    if total == 21 and not (soft and soft21):
         return m * S[hand_key(m, v, n, stick_min), 21]
     return V[buys, twisted, n - 2, min(v, V_CAP), 1 if soft else 0, total]
 
@@ -94,6 +96,7 @@ def _player_dp(S, law, allowed, rule_i):
     """Backward induction over table states: (values, best actions). ``S[key, score]``: the
     value of a finished hand per unit of its money; ``allowed[buys, n]``: the largest buy."""
     stick_min = rule_i[2]
+    soft21 = rule_i[RI_SOFT21_DRAWS] != 0
     V = np.zeros((N_BUY_PATTERNS, 2, 3, V_CAP + 1, 2, 22))
     A = np.full((N_BUY_PATTERNS, 2, 3, V_CAP + 1, 2, 22), TWIST, dtype=np.uint8)
     for n in range(4, 1, -1):
@@ -102,7 +105,8 @@ def _player_dp(S, law, allowed, rule_i):
             for twisted in range(2):
                 for v in range(V_CAP + 1):
                     for soft in range(2):
-                        for total in range(4 if soft == 0 else 12, 21):
+                        top = 22 if soft == 1 and soft21 else 21
+                        for total in range(4 if soft == 0 else 12, top):
                             hard = total - 10 if soft else total
                             ace = soft == 1
                             best = -1e300
@@ -114,7 +118,7 @@ def _player_dp(S, law, allowed, rule_i):
                             for x in range(1, 11):
                                 value += law[x] * _after_card(V, S, hard + x, ace or x == 1,
                                                               n + 1, buys, 1, v + x, m,
-                                                              stick_min)
+                                                              stick_min, soft21)
                             if value > best:
                                 best, action = value, TWIST
                             limit = 0 if twisted else allowed[buys, n]
@@ -124,7 +128,7 @@ def _player_dp(S, law, allowed, rule_i):
                                 for x in range(1, 11):
                                     value += law[x] * _after_card(V, S, hard + x, ace or x == 1,
                                                                   n + 1, nb, 0, v + 1, m + a,
-                                                                  stick_min)
+                                                                  stick_min, soft21)
                                 if value > best:
                                     best, action = value, BUY1 + a - 1
                             V[buys, twisted, n - 2, v, soft, total] = best

@@ -36,6 +36,7 @@ from sim.games.pontoon.hand import (
     TWIST,
     V_CAP,
     best_total,
+    hand_over,
 )
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 
@@ -147,7 +148,8 @@ class PlayerTable:
             for twisted in (0, 1):
                 for n in range(2 + BUY_COUNT[buys] + twisted, MAX_CARDS):
                     for soft in (0, 1):
-                        for total in range(4 if not soft else 12, 21):
+                        top = 22 if soft and rules.soft_21_draws else 21
+                        for total in range(4 if not soft else 12, top):
                             for a in set(self.actions[buys, twisted, n - 2, :, soft,
                                                       total].tolist()):
                                 if not legal_table_action(a, buys, bool(twisted), n, total,
@@ -171,7 +173,7 @@ class PlayerTable:
         def walk(hard: int, ace: bool, n: int, buys: int, twisted: int, v: int,
                  p: float) -> None:
             total, soft = best_total(hard, ace)
-            if hard > 21 or total == 21 or n >= MAX_CARDS:
+            if hard > 21 or hand_over(total, soft, n, rules.soft_21_draws):
                 return
             state = (buys, twisted, n - 2, min(v, V_CAP), int(soft), total)
             weights[state] += p

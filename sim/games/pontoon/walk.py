@@ -47,6 +47,7 @@ from sim.games.pontoon.hand import (
     PONTOON,
     RI_BURN,
     RI_MAX_HANDS,
+    RI_SOFT21_DRAWS,
     RI_SPLIT_PONTOON,
     RI_STICK_MIN,
     RI_TIES_TO_BANKER,
@@ -54,6 +55,7 @@ from sim.games.pontoon.hand import (
     TWIST,
     best_total,
     hand_key,
+    hand_over,
     hard_thirteen,
     is_pontoon_pair,
     pair_splittable,
@@ -61,7 +63,7 @@ from sim.games.pontoon.hand import (
     player_score,
     settle,
 )
-from sim.games.pontoon.rules import MAX_CARDS, VALUES
+from sim.games.pontoon.rules import VALUES
 
 EVENTS = ("hands", "busts", "fives", "pontoons", "buys", "burns")
 N_EVENTS = len(EVENTS)
@@ -239,7 +241,7 @@ def table_move(hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt, cap, s
         return PONTOON, 0, buys, stake
     if hard > 21:
         score = BUST
-    elif total == 21 or n >= MAX_CARDS or stock == 0:
+    elif hand_over(total, soft, n, rule_i[RI_SOFT21_DRAWS] != 0) or stock == 0:
         score = player_score(hard, ace != 0, n, False)
     if score >= 0:
         return score, 0, buys, money
