@@ -344,3 +344,73 @@ def target_rule(experiment: Any) -> TargetRule | None:
     """The stopping rule of an experiment with a target precision, else None."""
     targets = targets_of(experiment.resolved)
     return TargetRule(experiment, targets) if targets.any else None
+
+
+COMPARE_KEYS = ("baseline", "baseline_variant", "target_ci", "target_diff_ci")
+
+
+def compare_settings(data: Mapping[str, Any], error: Any, variants: Sequence[str],
+                     strategies: Sequence[str]) -> dict[str, Any]:
+    """The experiment file's comparison keys, checked: ``baseline`` (a strategy's name),
+    ``baseline_variant`` (a variant's), ``target_ci`` and ``target_diff_ci`` (positive
+    half-widths, as fractions: 0.001 is 0.1 percentage point).
+
+    Raises:
+        The ``error`` built for a key naming no row or a target that is not a positive number.
+    """
+    out: dict[str, Any] = {}
+    for key, known, what in (("baseline", strategies, "strategy"),
+                             ("baseline_variant", variants, "variant")):
+        if key not in data:
+            continue
+        value = data[key]
+        if not isinstance(value, str) or value not in known:
+            raise error(key, str(UnknownName(what, str(value), known)))
+        out[key] = value
+    for key in ("target_ci", "target_diff_ci"):
+        if key not in data:
+            continue
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value) or value <= 0:
+            raise error(key, f"expected a positive half-width (0.001 is 0.1 point), "
+                             f"got {value!r}")
+        out[key] = float(value)
+    return out
+
+
+# ------------------------------------------------------------- the report's own columns
+def grid_columns(experiment: Any) -> list[str]:
+    """The swept parameters of a grid experiment, in the order they were written."""
+    return list((experiment.resolved.get("grid") or {}).get("columns", []))
+
+
+def row_columns(result: Any, pair: Pair) -> dict[str, Any]:
+    """A report row's grid point (one column per swept parameter: NaN where the row does not
+    sweep it) and, with a target precision, the targets and whether the row met them."""
+    exp = result.experiment
+    swept = exp.resolved.get("grid") or {}
+    point = {**swept.get("variants", {}).get(exp.variants[pair[0]].name, {}),
+             **swept.get("strategies", {}).get(exp.strategies[pair[1]].name, {})}
+    out: dict[str, Any] = {c: point.get(c, math.nan) for c in swept.get("columns", [])}
+    targets = targets_of(exp.resolved)
+    if targets.any:
+        out["target_ci"] = math.nan if targets.ci is None else targets.ci
+        out["target_diff_ci"] = math.nan if targets.diff_ci is None else targets.diff_ci
+        out["target_met"] = bool(result.stopped.get(pair, False))
+    return out
+
+
+def target_lines(frame: pd.DataFrame) -> list[str]:
+    """Markdown lines saying, per row, whether it met its target and in how many rounds."""
+    if "target_met" not in frame:
+        return []
+    asked = [f"95% CI half-width of the headline edge <= {100 * t:.4g} points"
+             for t in frame["target_ci"].dropna().unique()]
+    asked += [f"95% CI half-width of each paired difference <= {100 * t:.4g} points"
+              for t in frame["target_diff_ci"].dropna().unique()]
+    lines = [f"Target precision: {'; '.join(asked)} (the rounds budget at most).", ""]
+    for row in frame.itertuples(index=False):
+        met = "met the target" if row.target_met else "did not meet the target (budget spent)"
+        lines.append(f"- {row.variant} / {row.strategy}: {met} in {row.rounds:,} rounds")
+    return [*lines, ""]

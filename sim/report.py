@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim import games
+from sim import compare, games
 from sim.checkpoints import trace_point
 from sim.files import recording, write_atomic
 from sim.headline import HEADLINE_COLUMNS, headline
@@ -75,7 +75,8 @@ def build(result: RunResult) -> pd.DataFrame:
             strategy = spec.build(exp.game)
             exact = game.exact(variant.rules, strategy, spec.progression)
             row: dict[str, Any] = {"game": exp.game, "variant": variant.name,
-                                   "strategy": spec.name, **stats_row(stats)}
+                                   "strategy": spec.name, **stats_row(stats),
+                                   **compare.row_columns(result, (vi, si))}
             exact_initial = _nan_if_none(exact.edge_per_initial_bet if exact else None)
             exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
             row["exact_edge"] = exact_initial
@@ -120,8 +121,10 @@ def build(result: RunResult) -> pd.DataFrame:
             row.update(game.extra_columns(stats))
             rows.append(row)
     frame = pd.DataFrame(rows)
-    extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]
-    return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
+    swept = compare.grid_columns(exp)  # one column per swept parameter, beside the names
+    first = CORE_COLUMNS[:3] + swept + CORE_COLUMNS[3:]
+    extra = [c for c in frame.columns if c not in first + HEADLINE_COLUMNS]
+    return frame[first + HEADLINE_COLUMNS + extra]
 
 
 def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -241,8 +244,9 @@ NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "ex
                      "z_mean_net", "path"]
 
 
-def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
-    """A short Markdown summary of a run."""
+def summary(result: RunResult, frame: pd.DataFrame, seconds: float,
+            comparisons: pd.DataFrame | None = None) -> str:
+    """A short Markdown summary of a run (with its paired comparisons, where given)."""
     exp = result.experiment
     game = games.get(exp.game)
     lines = [
@@ -264,13 +268,33 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
            "there is one.", "",
            markdown_table(frame, [c for c in NO_STAKES_COLUMNS if c in frame])]
           if frame["edge_per_initial_bet"].isna().all()
-          else [markdown_table(frame, SUMMARY_COLUMNS)]),
+          else [markdown_table(frame, SUMMARY_COLUMNS[:2] + compare.grid_columns(exp)
+                                        + SUMMARY_COLUMNS[2:])]),
         "",
+        *compare.target_lines(frame),
+        *comparison_lines(comparisons),
         "Files: `report.html` (the page to read), `report.csv` (every column), "
-        "`manifest.json`, `convergence.csv`, `outcomes.csv`, and the charts (PNG).",
+        "`manifest.json`, `convergence.csv`, `outcomes.csv`, "
+        f"{'`comparisons.csv`, ' if comparisons is not None and len(comparisons) else ''}"
+        "and the charts (PNG).",
         "",
     ]
     return "\n".join(lines)
+
+
+def comparison_lines(comparisons: pd.DataFrame | None) -> list[str]:
+    """The paired comparisons as a Markdown section (none for a one-row run)."""
+    if comparisons is None or comparisons.empty:
+        return []
+    return [
+        "## Paired comparisons", "",
+        "Each row against its baseline (`diff` = row minus baseline, headline basis; "
+        "positive: the row gives the house more). `diff_stderr` is the paired standard error, "
+        "from the spread of the per-chunk differences (rows meet the same chunks); "
+        "`independent_stderr` is what two independent runs would have given; "
+        "`variance_reduction` is the square of their ratio. The 95% interval takes Student's "
+        "t on the number of paired batches; `diff_z` compares with the exact difference.", "",
+        markdown_table(comparisons, compare.SUMMARY_COMPARISON_COLUMNS), ""]
 
 
 def _pct(value: float, digits: int = 4) -> str:
@@ -413,14 +437,22 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         write_parquet(written_frame, out_dir / "report.parquet")
         write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
         write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
+        paired = compare.comparison_frame(result.experiment, result.totals, frame,
+                                          compare.grid_columns(result.experiment))
+        if not paired.empty:
+            write_atomic(out_dir / "comparisons.csv", paired.to_csv(index=False))
         footer = chart_footer(result)
         svgs = []
         for name, caption, figure in run_charts(result, frame, conv, dist):
             charts.add_footer(figure, footer)
             write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
-        write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
+        write_atomic(out_dir / "summary.md", summary(result, frame, seconds, paired))
         sections = {}
+        if not paired.empty:
+            sections["Paired comparisons"] = {"comparisons": paired[
+                [c for c in ["kind", *compare.SUMMARY_COMPARISON_COLUMNS, "correlation",
+                             "batches"] if c in paired]]}
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.risk.report import write_risk
 
