@@ -207,7 +207,7 @@ class CheckpointStore:
             stopping = self.rule.decide(
                 count + 1, {p: self.progress[p].stats for p in group},
                 {p: self.progress[p].totals for p in group}, deciding,
-                {p: self.done(p) for p in group})
+                {p: self.progress[p].stopped for p in group})
             for p in stopping:
                 self.progress[p].stopped = True
                 stopped.add(p)

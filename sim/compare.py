@@ -302,12 +302,14 @@ class TargetRule:
 
     def decide(self, chunks: int, stats: Mapping[Pair, Stats],
                totals: Mapping[Pair, BatchTotals], deciding: Sequence[Pair],
-               stopped: Mapping[Pair, bool]) -> set[Pair]:
-        """The rows of ``deciding`` (all at ``chunks`` chunks) that stop here.
+               met: Mapping[Pair, bool]) -> set[Pair]:
+        """The rows of ``deciding`` (all at ``chunks`` chunks) that meet their target here.
 
-        A row stops when each target asked of it is met: its own half-width (``ci``), the
+        A row meets it when each target asked of it is met: its own half-width (``ci``), the
         half-width of its differences from its baselines (``diff_ci``), and, where it is itself
-        a baseline, when every row compared with it has stopped (at this count or before).
+        a baseline, when every row compared with it has met its own (at this count or before;
+        ``met`` says which rows met theirs earlier). A baseline of a row that never meets its
+        target plays its whole budget.
         """
         if chunks < MIN_TARGET_CHUNKS:
             return set()
@@ -330,7 +332,7 @@ class TargetRule:
             changed = False
             for pair in sorted(stopping):
                 waits = [c.row for c in self.comparisons if c.base == pair]
-                if any(not stopped.get(r) and r not in stopping for r in waits):
+                if any(not met.get(r) and r not in stopping for r in waits):
                     stopping.discard(pair)
                     changed = True
         return stopping
