@@ -7,10 +7,10 @@ depth: a pontoon punter's banker is itself a table) may be a sweep instead of a 
     soda = { grid = [true, false] }                       # every variant, both ways
     [[strategies]]
     use = "threshold"
-    params = { stick = { grid = [14, 15, 16, 17, 18] },
-               banker = { use = "banker-stand-on",
-                          params = { total = { grid = { from = 15, to = 18 } },
-                                     name = "banker_stands" } } }
+    [strategies.params]
+    stick = { grid = [14, 15, 16, 17, 18] }
+    banker.use = "banker-stand-on"
+    banker.params.total = { grid = { from = 15, to = 18 }, name = "banker_stands" }
 
 ``grid`` is a list of values, or ``{ from, to, step }`` (integers, both ends included); an
 optional ``name`` labels the swept parameter (default: its key). On the command line

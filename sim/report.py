@@ -376,6 +376,10 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
     if figure is not None:
         yield ("convergence.png", f"The running estimate of the edge {basis} after each "
                "chunk, its 95% band and the exact value.", figure)
+    for column in compare.grid_columns(exp):  # a grid: the edge against each swept parameter
+        yield (f"grid-{column}.png", f"The house edge {basis} against {column} (swept), with "
+               "its 95% band and the exact curve where there is one.",
+               charts.grid_chart(frame, column))
     extra = game.extra_charts(
         {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
          for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
