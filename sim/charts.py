@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from sim.stats import Z95  # noqa: E402
 
@@ -341,6 +342,8 @@ def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figu
             ax.plot(x, exact, "x--", ms=5, lw=0.9, color=colour)
     if rows["edge_exact"].notna().any():
         ax.plot([], [], "x--", color="black", lw=0.9, label="exact")
+    if numeric and all(float(v).is_integer() for v in values):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if not numeric:
         from sim.grid import format_value
 
