@@ -169,6 +169,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             kept = "finished chunks kept"
         raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
+    if (out_dir / "comparisons.csv").exists():  # each row against its baseline, paired
+        import pandas as pd
+
+        print("\n" + report.comparison_terminal(pd.read_csv(out_dir / "comparisons.csv")))
     from sim import games
 
     for line in games.get(exp.game).run_lines(frame):

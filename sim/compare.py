@@ -168,12 +168,12 @@ COMPARISON_COLUMNS = [
     "diff_ci95_high", "independent_stderr", "variance_reduction", "correlation", "diff_exact",
     "diff_z", "batches", "diff_per_initial_bet", "diff_stderr_per_initial_bet",
     "exact_diff_per_initial_bet", "diff_per_total_wagered", "diff_stderr_per_total_wagered",
-    "exact_diff_per_total_wagered",
+    "exact_diff_per_total_wagered", "note",
 ]
 SUMMARY_COMPARISON_COLUMNS = ["variant", "strategy", "baseline_variant", "baseline_strategy",
                               "diff", "diff_stderr", "diff_ci95_low", "diff_ci95_high",
                               "independent_stderr", "variance_reduction", "diff_exact",
-                              "diff_z"]
+                              "diff_z", "note"]
 
 
 def _row_se(row: Mapping[str, Any], basis: str) -> float:
@@ -213,6 +213,8 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
             paired = paired_difference(totals[comp.row], totals[comp.base], side)
             suffix = "per_initial_bet" if side == "initial" else "per_total_wagered"
             exact = a[exact_column] - b[exact_column]
+            if abs(exact) < 1e-12:  # two exact values equal but for float rounding
+                exact = 0.0
             out[f"diff_{suffix}"] = paired.diff
             out[f"diff_stderr_{suffix}"] = paired.stderr
             out[f"exact_diff_{suffix}"] = exact
@@ -231,7 +233,10 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
                 if paired.stderr > 0 else math.nan,
                 "correlation": paired.correlation, "diff_exact": exact,
                 "diff_z": z_score(paired.diff, exact, paired.stderr),
-                "batches": paired.batches})
+                "batches": paired.batches,
+                "note": "" if paired.batches >= MIN_BATCHES else (
+                    f"only {paired.batches} paired batches (chunks): the paired error is "
+                    f"rough; use {MIN_BATCHES} chunks or more")})
         rows.append(out)
     columns = COMPARISON_COLUMNS[:6] + list(grid_columns) + COMPARISON_COLUMNS[6:]
     return pd.DataFrame(rows, columns=columns)

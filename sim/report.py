@@ -330,6 +330,33 @@ def terminal_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines + notes)
 
 
+def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
+    """The paired differences for the terminal: each row minus its baseline, in points of %,
+    with the paired and the independent error, the variance reduction, the exact difference
+    and z (the first ``limit`` rows; comparisons.csv has every one)."""
+    if paired.empty:
+        return ""
+    label = [f"{r.variant} / {r.strategy}" for r in paired.itertuples()]
+    base = [f"{r.baseline_variant} / {r.baseline_strategy}" for r in paired.itertuples()]
+    lw, bw = max(12, *map(len, label)) + 2, max(10, *map(len, base)) + 2
+    lines = [f"paired differences from the baseline (row minus baseline), "
+             f"{paired['headline_basis'].iloc[0]}, in points of %",
+             f"{'row':<{lw}}{'baseline':<{bw}}{'diff':>9}{'± paired':>10}{'± indep.':>10}"
+             f"{'VRF':>7}{'exact':>9}{'z':>7}"]
+    for text, against, r in zip(label[:limit], base[:limit], paired.itertuples()):
+        vrf = "" if math.isnan(r.variance_reduction) else f"{r.variance_reduction:.1f}"
+        z = "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"
+        lines.append(f"{text:<{lw}}{against:<{bw}}{_pct(r.diff, 3):>9}"
+                     f"{_pct(r.diff_stderr, 3):>10}{_pct(r.independent_stderr, 3):>10}{vrf:>7}"
+                     f"{_pct(r.diff_exact, 3):>9}{z:>7}")
+    if len(paired) > limit:
+        lines.append(f"... {len(paired) - limit} more in comparisons.csv")
+    notes = paired["note"].dropna().astype(str)
+    if (notes != "").any():
+        lines.append(f"* {notes[notes != ''].iloc[0]}")
+    return "\n".join(lines)
+
+
 def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
     """Write Parquet when pyarrow is installed; False otherwise."""
     try:
@@ -444,7 +471,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         paired = compare.comparison_frame(result.experiment, result.totals, frame,
                                           compare.grid_columns(result.experiment))
         if not paired.empty:
-            write_atomic(out_dir / "comparisons.csv", paired.to_csv(index=False))
+            write_atomic(out_dir / "comparisons.csv", for_files(paired).to_csv(index=False))
         footer = chart_footer(result)
         svgs = []
         for name, caption, figure in run_charts(result, frame, conv, dist):
