@@ -127,7 +127,12 @@ def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) ->
 
     manifest_path = out_dir / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    return Result(run, out_dir, report.build(run) if frame is None else frame, manifest)
+    frame = report.build(run) if frame is None else frame
+    from sim import compare
+
+    paired = compare.comparison_frame(run.experiment, run.totals, frame,
+                                      compare.grid_columns(run.experiment))
+    return Result(run, out_dir, frame, manifest, {"paired": paired} if len(paired) else {})
 
 
 def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int | None = None,
