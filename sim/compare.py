@@ -353,9 +353,6 @@ def target_rule(experiment: Any) -> TargetRule | None:
     return TargetRule(experiment, targets) if targets.any else None
 
 
-COMPARE_KEYS = ("baseline", "baseline_variant", "target_ci", "target_diff_ci")
-
-
 def compare_settings(data: Mapping[str, Any], error: Any, variants: Sequence[str],
                      strategies: Sequence[str]) -> dict[str, Any]:
     """The experiment file's comparison keys, checked: ``baseline`` (a strategy's name),
