@@ -114,7 +114,9 @@ class Result:
                                                        report.outcomes(self.run)):
             charts.add_footer(figure, footer)
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
-        return html.page(self.run, self.frame, svgs, self.manifest)
+        return html.page(self.run, self.frame, svgs, self.manifest,
+                         sections=report.comparison_section(
+                             self.comparisons.get("paired", pd.DataFrame())))
 
     def _repr_html_(self) -> str:  # a notebook shows the headline table
         from sim import html

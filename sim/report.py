@@ -330,6 +330,15 @@ def terminal_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines + notes)
 
 
+def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
+    """The page's section of paired comparisons (none for a one-row run)."""
+    if paired.empty:
+        return {}
+    return {"Paired comparisons": {"comparisons": paired[
+        [c for c in ["kind", *compare.SUMMARY_COMPARISON_COLUMNS, "correlation", "batches"]
+         if c in paired]]}}
+
+
 def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
     """The paired differences for the terminal: each row minus its baseline, in points of %,
     with the paired and the independent error, the variance reduction, the exact difference
@@ -479,11 +488,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
             write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
         write_atomic(out_dir / "summary.md", summary(result, frame, seconds, paired))
-        sections = {}
-        if not paired.empty:
-            sections["Paired comparisons"] = {"comparisons": paired[
-                [c for c in ["kind", *compare.SUMMARY_COMPARISON_COLUMNS, "correlation",
-                             "batches"] if c in paired]]}
+        sections = comparison_section(paired)
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.risk.report import write_risk
 
