@@ -114,7 +114,9 @@ class Result:
                                                        report.outcomes(self.run)):
             charts.add_footer(figure, footer)
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
-        return html.page(self.run, self.frame, svgs, self.manifest)
+        return html.page(self.run, self.frame, svgs, self.manifest,
+                         sections=report.comparison_section(
+                             self.comparisons.get("paired", pd.DataFrame())))
 
     def _repr_html_(self) -> str:  # a notebook shows the headline table
         from sim import html
@@ -127,7 +129,12 @@ def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) ->
 
     manifest_path = out_dir / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    return Result(run, out_dir, report.build(run) if frame is None else frame, manifest)
+    frame = report.build(run) if frame is None else frame
+    from sim import compare
+
+    paired = compare.comparison_frame(run.experiment, run.totals, frame,
+                                      compare.grid_columns(run.experiment))
+    return Result(run, out_dir, frame, manifest, {"paired": paired} if len(paired) else {})
 
 
 def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int | None = None,

@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from sim.stats import Z95  # noqa: E402
 
@@ -303,6 +304,58 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
     fig.suptitle("Convergence of the mean net result, chunk by chunk" if no_stakes
                  else f"Convergence of the house edge {basis}, chunk by chunk")
+    return fig
+
+
+def _series_label(row: pd.Series, column: str, many_variants: bool) -> str:
+    """A grid row's name without the swept value of ``column`` (the chart's x)."""
+    from sim.grid import format_value
+
+    token = f"{column}={format_value(row[column])}"
+    parts = ([str(row["variant"])] if many_variants else []) + [str(row["strategy"])]
+    label = " / ".join(" ".join(w for w in part.split(" ") if w != token) for part in parts)
+    return label.strip() or "edge"
+
+
+def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figure:
+    """The headline edge against one swept parameter of a grid: one line per setting of the
+    rest, its 95% band, and the exact curve (dashed, x) where the game has one."""
+    fig, ax = _axes(ax, (8.5, 4.6))
+    rows = frame[frame[column].notna()].copy()
+    values = list(dict.fromkeys(rows[column]))
+    numeric = all(isinstance(v, (int, float, np.integer, np.floating))
+                  and not isinstance(v, (bool, np.bool_)) for v in values)
+    positions = {v: (float(v) if numeric else i) for i, v in enumerate(values)}
+    rows["_x"] = [positions[v] for v in rows[column]]
+    many_variants = rows["variant"].nunique() > 1
+    rows["_series"] = [_series_label(r, column, many_variants) for _, r in rows.iterrows()]
+    for i, (label, part) in enumerate(rows.groupby("_series", sort=False)):
+        part = part.sort_values("_x")
+        colour = f"C{i % 10}"
+        x = part["_x"].to_numpy(dtype=float)
+        edge = part["edge"].to_numpy(dtype=float) * 100
+        band = Z95 * part["edge_stderr"].to_numpy(dtype=float) * 100
+        ax.plot(x, edge, "o-", ms=3.5, lw=1.3, color=colour, label=label)
+        ax.fill_between(x, edge - band, edge + band, color=colour, alpha=0.15, lw=0)
+        exact = part["edge_exact"].to_numpy(dtype=float) * 100
+        if np.isfinite(exact).any():
+            ax.plot(x, exact, "x--", ms=5, lw=0.9, color=colour)
+    if rows["edge_exact"].notna().any():
+        ax.plot([], [], "x--", color="black", lw=0.9, label="exact")
+    if numeric and all(float(v).is_integer() for v in values):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if not numeric:
+        from sim.grid import format_value
+
+        ax.set_xticks(list(positions.values()), [format_value(v) for v in values])
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel(column.replace("_", " "))
+    basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
+    ax.set_ylabel(_pct_label(basis))
+    ax.set_title(f"House edge {basis} by {column.replace('_', ' ')}: 95% bands"
+                 + (", exact dashed" if rows["edge_exact"].notna().any() else ""))
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
     return fig
 
 

@@ -7,7 +7,13 @@ statistics, and the running estimate at a few chunk counts for the convergence c
 it, only the chunks that finished ahead of their turn (``v0-s1-c12.json``). When the missing
 chunk arrives the prefix absorbs every chunk that now follows it in order, and their files go.
 However many rounds a run has, the folder holds one prefix per pair and no more loose chunks than
-there are chunks in flight.
+there are chunks in flight. The prefix also keeps the pair's per-chunk totals for paired
+comparisons (:class:`sim.stats.BatchTotals`, bounded by merging adjacent chunks pairwise).
+
+With a target precision (:class:`sim.compare.TargetRule`) a pair may stop before its last
+chunk: the prefix then records ``stopped``, and chunks computed beyond it are dropped. The
+rows of a target's group are merged in lockstep, chunk index by chunk index, so the decision
+at each chunk count sees the same merged chunks however the chunks were scheduled.
 
 ``run.json`` records what the chunks are of (:meth:`sim.experiment.Experiment.identity`): the
 resolved experiment, the content of every file it reads and the engine's version. A run is
@@ -30,11 +36,11 @@ from typing import Any
 from sim.errors import InputError
 from sim.experiment import Experiment
 from sim.files import write_atomic
-from sim.stats import SUM_FIELDS, Stats
+from sim.stats import SUM_FIELDS, BatchTotals, Stats
 
 CHUNK_DIR = "chunks"
 RUN_FILE = "run.json"
-FORMAT = 2
+FORMAT = 3
 
 # Chunk counts at which the running estimate is kept: every count up to 16, then 16 a decade.
 TRACE_COUNTS = frozenset(range(1, 17)) | frozenset(
@@ -117,17 +123,33 @@ class PairProgress:
     stats: Stats = field(default_factory=Stats)
     trace: list[dict[str, float]] = field(default_factory=list)
     ahead: dict[int, Stats] = field(default_factory=dict)
+    totals: BatchTotals = field(default_factory=BatchTotals)
+    stopped: bool = False  # the target precision was met at ``chunks`` chunks
 
-    def absorb(self) -> list[int]:
-        """Merge every chunk that now follows the prefix in order; their indices."""
-        taken = []
-        while self.chunks in self.ahead:
-            self.stats = self.stats.merge(self.ahead.pop(self.chunks))
-            taken.append(self.chunks)
-            self.chunks += 1
-            if self.chunks in TRACE_COUNTS:
-                self.trace.append(trace_point(self.chunks, self.stats))
-        return taken
+    def take(self) -> int:
+        """Merge the next chunk (which must be ahead) into the prefix; its index."""
+        index = self.chunks
+        chunk = self.ahead.pop(index)
+        self.stats = self.stats.merge(chunk)
+        self.totals.add(chunk)
+        self.chunks += 1
+        if self.chunks in TRACE_COUNTS:
+            self.trace.append(trace_point(self.chunks, self.stats))
+        return index
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chunks": self.chunks, "stats": self.stats.to_json(), "trace": self.trace,
+                "totals": self.totals.to_json(), "stopped": self.stopped}
+
+
+class _NoTarget:
+    """Every pair runs all its chunks (no target precision)."""
+
+    def __init__(self, pairs_: list[tuple[int, int]]) -> None:
+        self.groups = [[p] for p in pairs_]
+
+    def decide(self, *args: Any) -> set[tuple[int, int]]:
+        return set()
 
 
 def trace_point(chunks: int, stats: Stats) -> dict[str, float]:
@@ -142,10 +164,54 @@ def trace_point(chunks: int, stats: Stats) -> dict[str, float]:
 class CheckpointStore:
     """The chunks folder of one run: load what it holds, add chunks as they finish."""
 
-    def __init__(self, out_dir: Path, experiment: Experiment) -> None:
+    def __init__(self, out_dir: Path, experiment: Experiment, rule: Any = None) -> None:
         self.folder = Path(out_dir) / CHUNK_DIR
         self.experiment = experiment
         self.progress = {p: PairProgress() for p in pairs(experiment)}
+        if rule is None:
+            from sim.compare import target_rule
+
+            rule = target_rule(experiment) or _NoTarget(pairs(experiment))
+        self.rule = rule
+        self.group_of = {p: group for group in self.rule.groups for p in group}
+
+    def done(self, pair: tuple[int, int]) -> bool:
+        """The pair has merged its last chunk, or stopped at its target."""
+        progress = self.progress[pair]
+        return progress.stopped or progress.chunks >= chunk_count(self.experiment, pair[1])
+
+    def _absorb(self, pair: tuple[int, int]) -> tuple[dict[tuple[int, int], list[int]],
+                                                      set[tuple[int, int]]]:
+        """Merge, in lockstep over the pair's group, every chunk that now follows the merged
+        prefixes in order, deciding the target after each chunk count.
+
+        Returns:
+            The indices merged per pair, and the pairs that stopped at their target.
+        """
+        group = self.group_of[pair]
+        taken: dict[tuple[int, int], list[int]] = {}
+        stopped: set[tuple[int, int]] = set()
+        while True:
+            active = [p for p in group if not self.done(p)]
+            if not active:
+                break
+            count = min(self.progress[p].chunks for p in active)
+            lagging = [p for p in active if self.progress[p].chunks == count]
+            if not all(count in self.progress[p].ahead for p in lagging):
+                break
+            for p in lagging:
+                taken.setdefault(p, []).append(self.progress[p].take())
+            deciding = [p for p in active if self.progress[p].chunks == count + 1]
+            if len(deciding) < len(active):
+                continue  # rows merged beyond (a resumed run): decided when the rest catch up
+            stopping = self.rule.decide(
+                count + 1, {p: self.progress[p].stats for p in group},
+                {p: self.progress[p].totals for p in group}, deciding,
+                {p: self.progress[p].stopped for p in group})
+            for p in stopping:
+                self.progress[p].stopped = True
+                stopped.add(p)
+        return taken, stopped
 
     # --------------------------------------------------------------- naming
     @staticmethod
@@ -168,20 +234,28 @@ class CheckpointStore:
     def add(self, chunk: Chunk, stats: Stats) -> None:
         """Keep a finished chunk: merged into its pair's prefix if it is next, else beside."""
         progress = self.progress[chunk.pair]
-        if chunk.index < progress.chunks or chunk.index in progress.ahead:
-            return  # already kept (a chunk recomputed after a crash between two writes)
+        if progress.stopped or chunk.index < progress.chunks or chunk.index in progress.ahead:
+            return  # kept already (recomputed after a crash), or beyond a target reached
         progress.ahead[chunk.index] = stats
-        taken = progress.absorb()
-        if not taken:
+        taken, stopped = self._absorb(chunk.pair)
+        if chunk.index not in taken.get(chunk.pair, ()):
             write_atomic(self.folder / self._chunk_name(chunk.pair, chunk.index),
                          json.dumps(stats.to_json()))
-            return
-        write_atomic(self.folder / self._prefix_name(chunk.pair), json.dumps(
-            {"chunks": progress.chunks, "stats": progress.stats.to_json(),
-             "trace": progress.trace}))
+        for pair in sorted(set(taken) | stopped):
+            write_atomic(self.folder / self._prefix_name(pair),
+                         json.dumps(self.progress[pair].to_json()))
         # Only after the prefix holds them: a crash in between leaves files the next load skips.
-        for index in taken:
-            (self.folder / self._chunk_name(chunk.pair, index)).unlink(missing_ok=True)
+        for pair, indices in taken.items():
+            for index in indices:
+                (self.folder / self._chunk_name(pair, index)).unlink(missing_ok=True)
+        for pair in stopped:
+            self._drop_ahead(pair)
+
+    def _drop_ahead(self, pair: tuple[int, int]) -> None:
+        """Forget the chunks a stopped pair computed beyond its target."""
+        for index in self.progress[pair].ahead:
+            (self.folder / self._chunk_name(pair, index)).unlink(missing_ok=True)
+        self.progress[pair].ahead.clear()
 
     # -------------------------------------------------------------- reading
     def load(self, repair: bool) -> list[str]:
@@ -212,9 +286,9 @@ class CheckpointStore:
                     index = int(path.stem.rpartition("-c")[2])
                     if index >= chunk_count(self.experiment, pair[1]):
                         raise CorruptCheckpoint(path, "no such chunk in this run")
-                    if index < progress.chunks:
-                        path.unlink()  # merged already; left by a crash between two writes
-                        continue
+                    if index < progress.chunks or progress.stopped:
+                        path.unlink()  # merged already (left by a crash between two
+                        continue       # writes), or beyond the target its pair reached
                     rounds = chunk_of(self.experiment, pair, index).rounds
                     progress.ahead[index] = _stats(_read_json(path), path, rounds)
                 except (CorruptCheckpoint, ValueError) as exc:
@@ -223,7 +297,8 @@ class CheckpointStore:
                             CorruptCheckpoint(path, str(exc)) from None
                     path.unlink(missing_ok=True)
                     notes.append(f"{exc}; that chunk is computed again")
-            progress.absorb()
+        for pair in self.progress:
+            self._absorb(pair)
         return notes
 
     def _load_prefix(self, pair: tuple[int, int], progress: PairProgress) -> None:
@@ -241,9 +316,17 @@ class CheckpointStore:
         trace = data.get("trace")
         if not isinstance(trace, list) or not all(isinstance(t, Mapping) for t in trace):
             raise CorruptCheckpoint(path, "no running estimate")
+        try:
+            totals = BatchTotals.from_json(data["totals"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CorruptCheckpoint(path, f"bad chunk totals: {type(exc).__name__}") from None
+        if totals.chunks != chunks:
+            raise CorruptCheckpoint(path, f"chunk totals of {totals.chunks} chunks, not {chunks}")
         progress.chunks = chunks
         progress.stats = _stats(data.get("stats"), path, rounds)
         progress.trace = [dict(t) for t in trace]
+        progress.totals = totals
+        progress.stopped = data.get("stopped") is True
 
     def done_chunks(self) -> int:
         return sum(p.chunks + len(p.ahead) for p in self.progress.values())
@@ -253,15 +336,29 @@ class CheckpointStore:
                    for p in self.progress.values())
 
     def todo(self) -> Iterator[Chunk]:
-        """The chunks still to compute, lazily, pair by pair in chunk order."""
-        for pair, progress in self.progress.items():
-            for index in range(progress.chunks, chunk_count(self.experiment, pair[1])):
-                if index not in progress.ahead:
+        """The chunks still to compute, lazily: pair by pair in chunk order, or, where rows
+        advance in lockstep towards a target, chunk index by chunk index across the group (a
+        pair that reaches its target meanwhile is skipped from then on)."""
+        for group in self.rule.groups:
+            longest = max(chunk_count(self.experiment, p[1]) for p in group)
+            if len(group) == 1:
+                pair = group[0]
+                for index in range(self.progress[pair].chunks, longest):
+                    if self.done(pair):
+                        break
+                    if index not in self.progress[pair].ahead:
+                        yield chunk_of(self.experiment, pair, index)
+                continue
+            for index in range(min(self.progress[p].chunks for p in group), longest):
+                for pair in group:
+                    progress = self.progress[pair]
+                    if self.done(pair) or index < progress.chunks or index in progress.ahead \
+                            or index >= chunk_count(self.experiment, pair[1]):
+                        continue
                     yield chunk_of(self.experiment, pair, index)
 
     def finished(self) -> bool:
-        return all(p.chunks == chunk_count(self.experiment, pair[1]) and not p.ahead
-                   for pair, p in self.progress.items())
+        return all(self.done(pair) and not p.ahead for pair, p in self.progress.items())
 
 
 def _prefix_rounds(experiment: Experiment, pair: tuple[int, int], chunks: int) -> int:

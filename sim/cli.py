@@ -58,6 +58,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="joblib backend: loky (default), threading or dask")
     run.add_argument("--scheduler", help="dask scheduler address (with --backend dask)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--target-ci", metavar="HALFWIDTH",
+                     help="play each row chunk after chunk until the 95%% CI half-width of its "
+                          "headline edge is at most this (0.001: 0.1 point), within the rounds")
+    run.add_argument("--target-diff-ci", metavar="HALFWIDTH",
+                     help="the same for each row's paired difference from its baseline")
     exact = sub.add_parser("exact", help="exact values only, no simulation")
     exact.add_argument("file", help="experiment file (TOML)")
     exact.add_argument("overrides", nargs="*", metavar="key=value")
@@ -143,6 +148,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     overrides = list(args.overrides)
     if args.seed is not None:
         overrides.append(f"seed={args.seed}")
+    for key in ("target_ci", "target_diff_ci"):  # file keys of the same names
+        if getattr(args, key) is not None:
+            overrides.append(f"{key}={getattr(args, key)}")
     if args.jobs == 0 or args.jobs < -1:
         raise InputError(f"--jobs: expected a positive number or -1, got {args.jobs}")
     runner.check_backend(args.backend, args.scheduler)
@@ -165,6 +173,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             kept = "finished chunks kept"
         raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
+    if (out_dir / "comparisons.csv").exists():  # each row against its baseline, paired
+        import pandas as pd
+
+        print("\n" + report.comparison_terminal(pd.read_csv(out_dir / "comparisons.csv")))
     from sim import games
 
     for line in games.get(exp.game).run_lines(frame):
@@ -173,7 +185,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from sim.risk.report import short_table
 
         print(short_table(out_dir))
-    rounds = len(exp.variants) * sum(s.rounds or exp.rounds for s in exp.strategies)
+    rounds = int(frame["rounds"].sum())  # a row that met its target stopped early
     print(f"\n{rounds:,} rounds in {seconds:.1f} s; report, summary, manifest and charts in "
           f"{out_dir}/")
     return 0

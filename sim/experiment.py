@@ -45,7 +45,9 @@ from strategies import base as strategy_registry
 from strategies.betting import progression_spec
 
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
-            "variants", "strategies", "session"}
+            "variants", "strategies", "session",
+            # paired comparisons and target precision (sim.compare)
+            "baseline", "baseline_variant", "target_ci", "target_diff_ci"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
 MAX_SEED = 2**63 - 1
@@ -200,7 +202,9 @@ def parse_override(text: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw
-    return [part.strip() for part in key.strip().split(".")], value
+    from sim.grid import override_value  # "a,b,c": a sweep
+
+    return [part.strip() for part in key.strip().split(".")], override_value(raw, value)
 
 
 def _check_override_path(data: Mapping[str, Any], path: list[str], text: str) -> list[str]:
@@ -340,6 +344,9 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         game = games.get(game_name)
     except UnknownName as exc:
         raise chk.error("game", str(exc)) from None
+    from sim import compare, grid
+
+    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
     if rounds is not None:
         data = {**data, "rounds": rounds,
                 "strategies": [{k: v for k, v in e.items() if k != "rounds"}
@@ -384,6 +391,8 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
                         "progression": s.progression.__dict__,
                         **({"rounds": s.rounds} if s.rounds else {})} for s in strategies],
         **({"session": session.__dict__} if session else {}),
+        **compare.compare_settings(data, chk.error, [v.name for v in variants], names),
+        **({"grid": swept} if swept else {}),
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
                       strategies, source, resolved, _files_read(game, variants, strategies),

@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim import games
+from sim import compare, games
 from sim.checkpoints import trace_point
 from sim.files import recording, write_atomic
 from sim.headline import HEADLINE_COLUMNS, headline
@@ -76,7 +76,8 @@ def build(result: RunResult) -> pd.DataFrame:
             strategy = spec.build(exp.game)
             exact = game.exact(variant.rules, strategy, spec.progression)
             row: dict[str, Any] = {"game": exp.game, "variant": variant.name,
-                                   "strategy": spec.name, **stats_row(stats)}
+                                   "strategy": spec.name, **stats_row(stats),
+                                   **compare.row_columns(result, (vi, si))}
             exact_initial = _nan_if_none(exact.edge_per_initial_bet if exact else None)
             exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
             row["exact_edge"] = exact_initial
@@ -123,8 +124,10 @@ def build(result: RunResult) -> pd.DataFrame:
             row["note"] = "; ".join(n for n in (row["note"], *game.warnings(stats)) if n)
             rows.append(row)
     frame = pd.DataFrame(rows)
-    extra = [c for c in frame.columns if c not in CORE_COLUMNS + HEADLINE_COLUMNS]
-    return frame[CORE_COLUMNS + HEADLINE_COLUMNS + extra]
+    swept = compare.grid_columns(exp)  # one column per swept parameter, beside the names
+    first = CORE_COLUMNS[:3] + swept + CORE_COLUMNS[3:]
+    extra = [c for c in frame.columns if c not in first + HEADLINE_COLUMNS]
+    return frame[first + HEADLINE_COLUMNS + extra]
 
 
 def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -244,8 +247,9 @@ NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "ex
                      "z_mean_net", "path"]
 
 
-def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
-    """A short Markdown summary of a run."""
+def summary(result: RunResult, frame: pd.DataFrame, seconds: float,
+            comparisons: pd.DataFrame | None = None) -> str:
+    """A short Markdown summary of a run (with its paired comparisons, where given)."""
     exp = result.experiment
     game = games.get(exp.game)
     lines = [
@@ -267,13 +271,33 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float) -> str:
            "there is one.", "",
            markdown_table(frame, [c for c in NO_STAKES_COLUMNS if c in frame])]
           if frame["edge_per_initial_bet"].isna().all()
-          else [markdown_table(frame, SUMMARY_COLUMNS)]),
+          else [markdown_table(frame, SUMMARY_COLUMNS[:2] + compare.grid_columns(exp)
+                                        + SUMMARY_COLUMNS[2:])]),
         "",
+        *compare.target_lines(frame),
+        *comparison_lines(comparisons),
         "Files: `report.html` (the page to read), `report.csv` (every column), "
-        "`manifest.json`, `convergence.csv`, `outcomes.csv`, and the charts (PNG).",
+        "`manifest.json`, `convergence.csv`, `outcomes.csv`, "
+        f"{'`comparisons.csv`, ' if comparisons is not None and len(comparisons) else ''}"
+        "and the charts (PNG).",
         "",
     ]
     return "\n".join(lines)
+
+
+def comparison_lines(comparisons: pd.DataFrame | None) -> list[str]:
+    """The paired comparisons as a Markdown section (none for a one-row run)."""
+    if comparisons is None or comparisons.empty:
+        return []
+    return [
+        "## Paired comparisons", "",
+        "Each row against its baseline (`diff` = row minus baseline, headline basis; "
+        "positive: the row gives the house more). `diff_stderr` is the paired standard error, "
+        "from the spread of the per-chunk differences (rows meet the same chunks); "
+        "`independent_stderr` is what two independent runs would have given; "
+        "`variance_reduction` is the square of their ratio. The 95% interval takes Student's "
+        "t on the number of paired batches; `diff_z` compares with the exact difference.", "",
+        markdown_table(comparisons, compare.SUMMARY_COMPARISON_COLUMNS), ""]
 
 
 def _pct(value: float, digits: int = 4) -> str:
@@ -307,6 +331,42 @@ def terminal_table(frame: pd.DataFrame) -> str:
         lines.append(f"{head}{_pct(r.edge):>11}{_pct(r.edge_stderr):>9}{flag}"
                      f"{_pct(r.edge_exact):>11}{z:>7}{_pct(r[other]):>16}")
     return "\n".join(lines + notes)
+
+
+def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
+    """The page's section of paired comparisons (none for a one-row run)."""
+    if paired.empty:
+        return {}
+    return {"Paired comparisons": {"comparisons": paired[
+        [c for c in ["kind", *compare.SUMMARY_COMPARISON_COLUMNS, "correlation", "batches"]
+         if c in paired]]}}
+
+
+def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
+    """The paired differences for the terminal: each row minus its baseline, in points of %,
+    with the paired and the independent error, the variance reduction, the exact difference
+    and z (the first ``limit`` rows; comparisons.csv has every one)."""
+    if paired.empty:
+        return ""
+    label = [f"{r.variant} / {r.strategy}" for r in paired.itertuples()]
+    base = [f"{r.baseline_variant} / {r.baseline_strategy}" for r in paired.itertuples()]
+    lw, bw = max(12, *map(len, label)) + 2, max(10, *map(len, base)) + 2
+    lines = [f"paired differences from the baseline (row minus baseline), "
+             f"{paired['headline_basis'].iloc[0]}, in points of %",
+             f"{'row':<{lw}}{'baseline':<{bw}}{'diff':>9}{'± paired':>10}{'± indep.':>10}"
+             f"{'VRF':>7}{'exact':>9}{'z':>7}"]
+    for text, against, r in zip(label[:limit], base[:limit], paired.itertuples()):
+        vrf = "" if math.isnan(r.variance_reduction) else f"{r.variance_reduction:.1f}"
+        z = "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"
+        lines.append(f"{text:<{lw}}{against:<{bw}}{_pct(r.diff, 3):>9}"
+                     f"{_pct(r.diff_stderr, 3):>10}{_pct(r.independent_stderr, 3):>10}{vrf:>7}"
+                     f"{_pct(r.diff_exact, 3):>9}{z:>7}")
+    if len(paired) > limit:
+        lines.append(f"... {len(paired) - limit} more in comparisons.csv")
+    notes = paired["note"].dropna().astype(str)
+    if (notes != "").any():
+        lines.append(f"* {notes[notes != ''].iloc[0]}")
+    return "\n".join(lines)
 
 
 def write_parquet(frame: pd.DataFrame, path: Path) -> bool:
@@ -355,6 +415,10 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
     if figure is not None:
         yield ("convergence.png", f"The running estimate of the edge {basis} after each "
                "chunk, its 95% band and the exact value.", figure)
+    for column in compare.grid_columns(exp):  # a grid: the edge against each swept parameter
+        yield (f"grid-{column}.png", f"The house edge {basis} against {column} (swept), with "
+               "its 95% band and the exact curve where there is one.",
+               charts.grid_chart(frame, column))
     extra = game.extra_charts(
         {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
          for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
@@ -416,14 +480,18 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         write_parquet(written_frame, out_dir / "report.parquet")
         write_atomic(out_dir / "convergence.csv", conv.to_csv(index=False))
         write_atomic(out_dir / "outcomes.csv", dist.to_csv(index=False))
+        paired = compare.comparison_frame(result.experiment, result.totals, frame,
+                                          compare.grid_columns(result.experiment))
+        if not paired.empty:
+            write_atomic(out_dir / "comparisons.csv", for_files(paired).to_csv(index=False))
         footer = chart_footer(result)
         svgs = []
         for name, caption, figure in run_charts(result, frame, conv, dist):
             charts.add_footer(figure, footer)
             write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
-        write_atomic(out_dir / "summary.md", summary(result, frame, seconds))
-        sections = {}
+        write_atomic(out_dir / "summary.md", summary(result, frame, seconds, paired))
+        sections = comparison_section(paired)
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.risk.report import write_risk
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.checkpoints import CHUNK_DIR, RUN_FILE, CheckpointStore, total_chunks
+from sim.checkpoints import CHUNK_DIR, FORMAT, RUN_FILE, CheckpointStore, total_chunks
 from sim.errors import InputError
 from sim.experiment import Experiment
 from sim.files import writable_folder
@@ -138,7 +138,7 @@ def open_run(out_dir: Path, experiment: Experiment, resume: bool, force: bool
     if resume:
         if state.kind in ("empty", "foreign"):
             raise InputError(f"--resume: {out_dir} holds no run to finish")
-        if state.saved is None or state.saved.get("format") != 2:
+        if state.saved is None or state.saved.get("format") != FORMAT:
             raise InputError(f"--resume: {out_dir} holds a run of an older houseedge that cannot "
                              "be resumed; --force starts it over")
         if state.saved.get("fingerprint") != experiment.fingerprint():

@@ -27,7 +27,7 @@ from sim.errors import InputError, UnknownName
 from sim.experiment import Experiment, StrategySpec
 from sim.rng import chunk_seed
 from sim.run_folder import open_run
-from sim.stats import Stats
+from sim.stats import BatchTotals, Stats
 
 BACKENDS = ("loky", "threading", "dask")
 SCHEDULER_TIMEOUT_SECONDS = 6  # with start-up, the refusal comes within 10 s
@@ -44,6 +44,8 @@ class RunResult:
     stats: dict[tuple[int, int], Stats]
     traces: dict[tuple[int, int], list[dict[str, float]]]
     execution: dict[str, Any] = field(default_factory=dict)
+    totals: dict[tuple[int, int], BatchTotals] = field(default_factory=dict)
+    stopped: dict[tuple[int, int], bool] = field(default_factory=dict)  # met a target
 
     def merged(self, variant: int, strategy: int) -> Stats:
         return self.stats[(variant, strategy)]
@@ -55,7 +57,9 @@ class RunResult:
         return cls(store.experiment,
                    {pair: p.stats for pair, p in store.progress.items()},
                    {pair: list(p.trace) for pair, p in store.progress.items()},
-                   dict(execution or {}))
+                   dict(execution or {}),
+                   {pair: p.totals for pair, p in store.progress.items()},
+                   {pair: p.stopped for pair, p in store.progress.items()})
 
 
 _BUILT: dict[str, Any] = {}

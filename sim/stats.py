@@ -305,3 +305,63 @@ def z_score(estimate: float, exact: float, stderr: float) -> float:
     if exact is None or not math.isfinite(exact) or not stderr or not math.isfinite(stderr):
         return math.nan
     return (estimate - exact) / stderr
+
+
+# Most batches a row keeps for pairing; past it, adjacent batches are merged pairwise.
+MAX_PAIRED_BATCHES = 256
+TOTAL_FIELDS = ("rounds", "net", "initial", "wagered")
+
+
+@dataclass
+class BatchTotals:
+    """A row's per-chunk totals (rounds, net, initial stake, amount wagered), in chunk order,
+    for paired comparisons between rows.
+
+    Batch ``b`` holds chunks ``b * width .. (b + 1) * width - 1``. When more than
+    :data:`MAX_PAIRED_BATCHES` batches would be kept, adjacent batches are merged pairwise and
+    the width doubles: the width depends only on the number of chunks, so every row cut at the
+    same chunk count is batched alike and batches of two rows stay aligned chunk for chunk.
+    Only the last batch may hold fewer than ``width`` chunks.
+    """
+
+    width: int = 1
+    chunks: int = 0
+    batches: list[list[float]] = field(default_factory=list)
+
+    def add(self, stats: Stats) -> None:
+        """Append the next chunk's totals (chunks must come in chunk order)."""
+        totals = [float(stats.rounds), stats.sums["sum_net"], stats.sums["sum_initial"],
+                  stats.sums["sum_wagered"]]
+        if self.chunks % self.width == 0:
+            self.batches.append(totals)
+        else:
+            self.batches[-1] = [a + b for a, b in zip(self.batches[-1], totals)]
+        self.chunks += 1
+        if len(self.batches) > MAX_PAIRED_BATCHES:
+            self.batches = _coarsen(self.batches, 2)
+            self.width *= 2
+
+    def at_width(self, width: int) -> list[list[float]]:
+        """The batches merged to a coarser ``width`` (a multiple of this one)."""
+        if width % self.width:
+            raise ValueError(f"width {width} is not a multiple of {self.width}")
+        return _coarsen(self.batches, width // self.width)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"width": self.width, "chunks": self.chunks, "batches": self.batches}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BatchTotals:
+        batches = [[float(x) for x in b] for b in data["batches"]]
+        width, chunks = int(data["width"]), int(data["chunks"])
+        if any(len(b) != len(TOTAL_FIELDS) for b in batches) or width < 1 or \
+                len(batches) != -(-chunks // width):
+            raise ValueError("batch totals do not match their chunk count")
+        return cls(width, chunks, batches)
+
+
+def _coarsen(batches: list[list[float]], factor: int) -> list[list[float]]:
+    if factor == 1:
+        return [list(b) for b in batches]
+    return [[sum(col) for col in zip(*batches[i:i + factor])]
+            for i in range(0, len(batches), factor)]

@@ -56,7 +56,9 @@ def test_exact_values_figures_and_html(result):
     page = result.to_html()
     assert page.startswith("<!DOCTYPE html>") and "flat king" in page
     assert "<table" in result._repr_html_()
-    assert result.comparisons == {}
+    paired = result.comparisons["paired"]  # each strategy against the first, paired
+    assert {"diff", "diff_stderr", "variance_reduction"} <= set(paired.columns)
+    assert "Paired comparisons" in page
 
 
 def test_open_run_reads_a_finished_run_back(result):

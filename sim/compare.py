@@ -1,0 +1,420 @@
+"""Paired comparisons between rows, and the target-precision stopping rule.
+
+**Pairing is by chunk.** Every row of an experiment plays the same chunk indices, and with
+common random numbers chunk ``c`` of two rows meets the same cards; so the chunk totals of two
+rows are paired observations, and the difference of their edges is measured with the error of
+the per-chunk *differences*, which is far smaller than the two errors combined when the rows
+are correlated and no larger (on average) when they are not.
+
+**The paired standard error.** A row's edge is a ratio ``e = -N / S`` of its total net result
+and total stake. Linearised (the delta method), ``e - E[e] ~ -(1/S) * sum_b R_b`` with the
+batch residual ``R_b = N_b + e * S_b``; for two rows A and B over the same batches,
+``D = e_A - e_B`` varies as ``sum_b d_b`` with ``d_b = R_Ab / S_A - R_Bb / S_B``. The batches
+(chunks, or runs of adjacent chunks: :class:`sim.stats.BatchTotals`) are independent of one
+another, and ``sum_b d_b = 0`` by construction, so ``var(D) ~ B / (B - 1) * sum_b d_b^2``:
+batch means, exactly the estimator rows with dependent rounds already use for themselves. The
+95% interval takes Student's t with ``B - 1`` degrees of freedom, honest with few batches.
+
+**The baseline.** Each row is compared with the baseline strategy of its variant (the first,
+or the file's ``baseline = "name"``), and each variant's row with the same strategy in the
+baseline variant (the first, or ``baseline_variant = "name"``).
+
+**A target precision.** With ``target_ci`` a row plays chunk after chunk until the 95%
+half-width of its headline edge is at most the target; with ``target_diff_ci``, until that of
+each of its paired differences is (a baseline plays on while any row compared with it does).
+Both stop at the rounds budget at the latest. Stopping is decided on the merged prefix of
+chunks in chunk order only (:class:`TargetRule`), so the report is the same for any number of
+jobs, any backend, and after an interrupted run is resumed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from sim import games
+from sim.errors import UnknownName
+from sim.stats import MIN_BATCHES, Z95, BatchTotals, Stats, z_score
+
+Pair = tuple[int, int]
+STAKE_COLUMN = {"initial": 2, "wagered": 3}
+# A target is never judged met on fewer chunks than this: before, the error is itself a guess.
+MIN_TARGET_CHUNKS = 2
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """The difference of two rows' edges on one basis (row minus baseline).
+
+    Attributes:
+        diff: ``edge(row) - edge(baseline)`` (positive: the row gives the house more).
+        stderr: its paired standard error (batch means over the paired chunk totals).
+        batches: how many paired batches it rests on.
+        low: lower end of the 95% interval (Student's t with ``batches - 1`` degrees).
+        high: upper end.
+        batch_var_a: the row's own variance from the same batches (for the correlation).
+        batch_var_b: the baseline's.
+    """
+
+    diff: float
+    stderr: float
+    batches: int
+    low: float
+    high: float
+    batch_var_a: float
+    batch_var_b: float
+
+    @property
+    def halfwidth(self) -> float:
+        return (self.high - self.low) / 2
+
+    @property
+    def correlation(self) -> float:
+        """The correlation between the two rows' edges, as the batches show it."""
+        if not (self.batch_var_a > 0 and self.batch_var_b > 0):
+            return math.nan
+        cov = (self.batch_var_a + self.batch_var_b - self.stderr ** 2) / 2
+        return cov / math.sqrt(self.batch_var_a * self.batch_var_b)
+
+
+def t95(dof: int) -> float:
+    """The two-sided 95% quantile of Student's t (the normal's for many degrees)."""
+    if dof >= 1000 or dof < 1:
+        return Z95 if dof >= 1 else math.nan
+    from scipy import stats as scipy_stats  # only where a difference is measured
+
+    return float(scipy_stats.t.ppf(0.975, dof))
+
+
+def paired_difference(row: BatchTotals, base: BatchTotals, basis: str) -> PairedDifference:
+    """The paired difference of two rows' edges on ``basis`` ("initial" or "wagered").
+
+    Both rows' batches are merged to the coarser of their widths; a row with fewer chunks
+    than the other contributes nothing to the batches it did not play (those count with the
+    other row's own spread).
+    """
+    column = STAKE_COLUMN[basis]
+    width = max(row.width, base.width)
+    a, b = row.at_width(width), base.at_width(width)
+    n = max(len(a), len(b))
+    nan = PairedDifference(math.nan, math.nan, n, math.nan, math.nan, math.nan, math.nan)
+    stake_a = sum(x[column] for x in a)
+    stake_b = sum(x[column] for x in b)
+    if n < 2 or stake_a == 0 or stake_b == 0:
+        return nan
+    edge_a = -sum(x[1] for x in a) / stake_a
+    edge_b = -sum(x[1] for x in b) / stake_b
+    zero = [0.0] * 4
+    a += [zero] * (n - len(a))
+    b += [zero] * (n - len(b))
+    scale = n / (n - 1)
+    ra = [(x[1] + edge_a * x[column]) / stake_a for x in a]
+    rb = [(x[1] + edge_b * x[column]) / stake_b for x in b]
+    var = scale * sum((p - q) ** 2 for p, q in zip(ra, rb))
+    se = math.sqrt(max(var, 0.0))
+    diff = edge_a - edge_b + 0.0
+    half = t95(n - 1) * se
+    return PairedDifference(diff, se, n, diff - half, diff + half,
+                            scale * sum(p * p for p in ra), scale * sum(q * q for q in rb))
+
+
+# ------------------------------------------------------------------- who against whom
+@dataclass(frozen=True)
+class Comparison:
+    """Row ``row`` against its baseline row ``base``; ``kind``: "strategy" or "variant"."""
+
+    row: Pair
+    base: Pair
+    kind: str
+
+
+def baselines(resolved: Mapping[str, Any], variants: Sequence[str], strategies: Sequence[str]
+              ) -> tuple[int, int]:
+    """The indices of the baseline variant and strategy (``baseline_variant``, ``baseline``).
+
+    Raises:
+        UnknownName: a baseline naming no variant or strategy of the experiment.
+    """
+    strategy = resolved.get("baseline") or strategies[0]
+    variant = resolved.get("baseline_variant") or variants[0]
+    if strategy not in strategies:
+        raise UnknownName("strategy", strategy, strategies)
+    if variant not in variants:
+        raise UnknownName("variant", variant, variants)
+    return variants.index(variant), strategies.index(strategy)
+
+
+def comparisons(experiment: Any) -> list[Comparison]:
+    """Every row against its baseline: strategies within each variant, then each variant's
+    rows against the same strategy in the baseline variant."""
+    variants = [v.name for v in experiment.variants]
+    strategies = [s.name for s in experiment.strategies]
+    base_v, base_s = baselines(experiment.resolved, variants, strategies)
+    out = [Comparison((v, s), (v, base_s), "strategy") for v in range(len(variants))
+           for s in range(len(strategies)) if s != base_s]
+    out += [Comparison((v, s), (base_v, s), "variant") for v in range(len(variants))
+            if v != base_v for s in range(len(strategies))]
+    return out
+
+
+# ----------------------------------------------------------------------- the table
+COMPARISON_COLUMNS = [
+    "kind", "game", "variant", "strategy", "baseline_variant", "baseline_strategy", "rounds",
+    "baseline_rounds", "headline_basis", "diff", "diff_stderr", "diff_ci95_low",
+    "diff_ci95_high", "independent_stderr", "variance_reduction", "correlation", "diff_exact",
+    "diff_z", "batches", "diff_per_initial_bet", "diff_stderr_per_initial_bet",
+    "exact_diff_per_initial_bet", "diff_per_total_wagered", "diff_stderr_per_total_wagered",
+    "exact_diff_per_total_wagered", "note",
+]
+SUMMARY_COMPARISON_COLUMNS = ["variant", "strategy", "baseline_variant", "baseline_strategy",
+                              "diff", "diff_stderr", "diff_ci95_low", "diff_ci95_high",
+                              "independent_stderr", "variance_reduction", "diff_exact",
+                              "diff_z", "note"]
+
+
+def _row_se(row: Mapping[str, Any], basis: str) -> float:
+    """A row's own standard error on a basis, as its report gives it (the exact SD's where
+    the game has it)."""
+    if basis == "initial":
+        return float(row.get("stderr_exact", math.nan)) if math.isfinite(
+            row.get("stderr_exact", math.nan)) else float(row["stderr"])
+    return float(row["stderr_per_total_wagered"])
+
+
+def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
+                     frame: pd.DataFrame, grid_columns: Sequence[str] = ()) -> pd.DataFrame:
+    """``comparisons.csv``: each row against its baseline, on both bases, headline first.
+
+    The independent standard error is what two independent runs of the same rounds would
+    have had: the two rows' own errors combined (``sqrt(se_A^2 + se_B^2)``, each as the
+    report gives it); the variance reduction factor is its square over the paired one's.
+    """
+    game = games.get(experiment.game)
+    basis = game.headline_basis
+    index = {(r["variant"], r["strategy"]): r for r in frame.to_dict("records")}
+    names = ([v.name for v in experiment.variants], [s.name for s in experiment.strategies])
+    rows = []
+    for comp in comparisons(experiment):
+        a = index[(names[0][comp.row[0]], names[1][comp.row[1]])]
+        b = index[(names[0][comp.base[0]], names[1][comp.base[1]])]
+        out: dict[str, Any] = {
+            "kind": comp.kind, "game": experiment.game, "variant": a["variant"],
+            "strategy": a["strategy"], "baseline_variant": b["variant"],
+            "baseline_strategy": b["strategy"],
+            **{c: a.get(c) for c in grid_columns},
+            "rounds": a["rounds"], "baseline_rounds": b["rounds"],
+            "headline_basis": a["headline_basis"]}
+        for side, exact_column in (("initial", "exact_edge"),
+                                   ("wagered", "exact_edge_per_total_wagered")):
+            paired = paired_difference(totals[comp.row], totals[comp.base], side)
+            suffix = "per_initial_bet" if side == "initial" else "per_total_wagered"
+            exact = a[exact_column] - b[exact_column]
+            if abs(exact) < 1e-12:  # two exact values equal but for float rounding
+                exact = 0.0
+            out[f"diff_{suffix}"] = paired.diff
+            out[f"diff_stderr_{suffix}"] = paired.stderr
+            out[f"exact_diff_{suffix}"] = exact
+            if side != basis:
+                continue
+            independent = math.hypot(_row_se(a, side), _row_se(b, side))
+            if isinstance(a.get("note"), str) and a["note"].startswith("not offered") or \
+                    isinstance(b.get("note"), str) and b["note"].startswith("not offered"):
+                paired = PairedDifference(math.nan, math.nan, paired.batches, math.nan,
+                                          math.nan, math.nan, math.nan)
+            out.update({
+                "diff": paired.diff, "diff_stderr": paired.stderr,
+                "diff_ci95_low": paired.low, "diff_ci95_high": paired.high,
+                "independent_stderr": independent,
+                "variance_reduction": (independent / paired.stderr) ** 2
+                if paired.stderr > 0 else math.nan,
+                "correlation": paired.correlation, "diff_exact": exact,
+                "diff_z": z_score(paired.diff, exact, paired.stderr),
+                "batches": paired.batches,
+                "note": "" if paired.batches >= MIN_BATCHES else (
+                    f"only {paired.batches} paired batches (chunks): the paired error is "
+                    f"rough; use {MIN_BATCHES} chunks or more")})
+        rows.append(out)
+    columns = COMPARISON_COLUMNS[:6] + list(grid_columns) + COMPARISON_COLUMNS[6:]
+    return pd.DataFrame(rows, columns=columns)
+
+
+# ------------------------------------------------------------------ target precision
+@dataclass(frozen=True)
+class Targets:
+    """The precision a run is asked for (None: not asked)."""
+
+    ci: float | None = None
+    diff_ci: float | None = None
+
+    @property
+    def any(self) -> bool:
+        return self.ci is not None or self.diff_ci is not None
+
+
+def targets_of(resolved: Mapping[str, Any]) -> Targets:
+    return Targets(resolved.get("target_ci"), resolved.get("target_diff_ci"))
+
+
+class TargetRule:
+    """Decides, chunk count by chunk count, which rows have reached the target precision.
+
+    Rows of one *group* advance in lockstep: a group's chunk ``k`` is merged only when every
+    row of it still playing has chunk ``k``, and the decision at ``k`` looks at nothing but the
+    merged first ``k`` chunks of those rows. With a per-row target each row is its own group;
+    with a target on the paired differences all rows form one group (a difference needs both
+    its rows at the same chunk count).
+    """
+
+    def __init__(self, experiment: Any, targets: Targets) -> None:
+        self.targets = targets
+        game = games.get(experiment.game)
+        self.basis = game.headline_basis
+        pairs = [(v, s) for v in range(len(experiment.variants))
+                 for s in range(len(experiment.strategies))]
+        self.comparisons = comparisons(experiment) if targets.diff_ci is not None else []
+        self.exact_sd = self._exact_sd(experiment, game) if targets.ci is not None else {}
+        if targets.diff_ci is not None:
+            self.groups = [pairs]
+        else:
+            self.groups = [[p] for p in pairs]
+
+    def _exact_sd(self, experiment: Any, game: Any) -> dict[Pair, tuple[float, float]]:
+        """Per row: the exact SD of the residual and the mean stake on the headline basis,
+        where the game gives them (the report's error then uses them, and so does the rule)."""
+        out = {}
+        for vi, variant in enumerate(experiment.variants):
+            for si, spec in enumerate(experiment.strategies):
+                exact = game.exact(variant.rules, spec.build(experiment.game), spec.progression)
+                if exact is None:
+                    continue
+                sd, stake = ((exact.sd_net, exact.mean_initial_stake) if self.basis == "initial"
+                             else (exact.sd_residual_total, exact.mean_total_wagered))
+                if sd is not None and stake:
+                    out[(vi, si)] = (float(sd), float(stake))
+        return out
+
+    def row_halfwidth(self, pair: Pair, stats: Stats) -> float:
+        """The 95% half-width of a row's headline edge, as the report will give it."""
+        if pair in self.exact_sd and stats.rounds:
+            sd, stake = self.exact_sd[pair]
+            return Z95 * sd / math.sqrt(stats.rounds) / stake
+        se = stats.stderr if self.basis == "initial" else stats.stderr_per_total_wagered
+        return Z95 * se if stats.stderr_reliable else math.nan
+
+    def decide(self, chunks: int, stats: Mapping[Pair, Stats],
+               totals: Mapping[Pair, BatchTotals], deciding: Sequence[Pair],
+               met: Mapping[Pair, bool]) -> set[Pair]:
+        """The rows of ``deciding`` (all at ``chunks`` chunks) that meet their target here.
+
+        A row meets it when each target asked of it is met: its own half-width (``ci``), the
+        half-width of its differences from its baselines (``diff_ci``), and, where it is itself
+        a baseline, when every row compared with it has met its own (at this count or before;
+        ``met`` says which rows met theirs earlier). A baseline of a row that never meets its
+        target plays its whole budget.
+        """
+        if chunks < MIN_TARGET_CHUNKS:
+            return set()
+        own = set()
+        for pair in deciding:
+            ok = True
+            if self.targets.ci is not None:
+                half = self.row_halfwidth(pair, stats[pair])
+                ok = math.isfinite(half) and half <= self.targets.ci
+            if ok and self.targets.diff_ci is not None:
+                mine = [c for c in self.comparisons if c.row == pair]
+                related = mine or [c for c in self.comparisons if c.base == pair]
+                ok = bool(related) and chunks >= MIN_BATCHES and all(
+                    self._diff_met(totals[c.row], totals[c.base]) for c in mine)
+            if ok:
+                own.add(pair)
+        stopping = set(own)
+        changed = True
+        while changed:  # a baseline waits for every row compared with it
+            changed = False
+            for pair in sorted(stopping):
+                waits = [c.row for c in self.comparisons if c.base == pair]
+                if any(not met.get(r) and r not in stopping for r in waits):
+                    stopping.discard(pair)
+                    changed = True
+        return stopping
+
+    def _diff_met(self, row: BatchTotals, base: BatchTotals) -> bool:
+        paired = paired_difference(row, base, self.basis)
+        return math.isfinite(paired.halfwidth) and paired.halfwidth <= self.targets.diff_ci
+
+
+def target_rule(experiment: Any) -> TargetRule | None:
+    """The stopping rule of an experiment with a target precision, else None."""
+    targets = targets_of(experiment.resolved)
+    return TargetRule(experiment, targets) if targets.any else None
+
+
+def compare_settings(data: Mapping[str, Any], error: Any, variants: Sequence[str],
+                     strategies: Sequence[str]) -> dict[str, Any]:
+    """The experiment file's comparison keys, checked: ``baseline`` (a strategy's name),
+    ``baseline_variant`` (a variant's), ``target_ci`` and ``target_diff_ci`` (positive
+    half-widths, as fractions: 0.001 is 0.1 percentage point).
+
+    Raises:
+        The ``error`` built for a key naming no row or a target that is not a positive number.
+    """
+    out: dict[str, Any] = {}
+    for key, known, what in (("baseline", strategies, "strategy"),
+                             ("baseline_variant", variants, "variant")):
+        if key not in data:
+            continue
+        value = data[key]
+        if not isinstance(value, str) or value not in known:
+            raise error(key, str(UnknownName(what, str(value), known)))
+        out[key] = value
+    for key in ("target_ci", "target_diff_ci"):
+        if key not in data:
+            continue
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value) or value <= 0:
+            raise error(key, f"expected a positive half-width (0.001 is 0.1 point), "
+                             f"got {value!r}")
+        out[key] = float(value)
+    return out
+
+
+# ------------------------------------------------------------- the report's own columns
+def grid_columns(experiment: Any) -> list[str]:
+    """The swept parameters of a grid experiment, in the order they were written."""
+    return list((experiment.resolved.get("grid") or {}).get("columns", []))
+
+
+def row_columns(result: Any, pair: Pair) -> dict[str, Any]:
+    """A report row's grid point (one column per swept parameter: NaN where the row does not
+    sweep it) and, with a target precision, the targets and whether the row met them."""
+    exp = result.experiment
+    swept = exp.resolved.get("grid") or {}
+    point = {**swept.get("variants", {}).get(exp.variants[pair[0]].name, {}),
+             **swept.get("strategies", {}).get(exp.strategies[pair[1]].name, {})}
+    out: dict[str, Any] = {c: point.get(c, math.nan) for c in swept.get("columns", [])}
+    targets = targets_of(exp.resolved)
+    if targets.any:
+        out["target_ci"] = math.nan if targets.ci is None else targets.ci
+        out["target_diff_ci"] = math.nan if targets.diff_ci is None else targets.diff_ci
+        out["target_met"] = bool(result.stopped.get(pair, False))
+    return out
+
+
+def target_lines(frame: pd.DataFrame) -> list[str]:
+    """Markdown lines saying, per row, whether it met its target and in how many rounds."""
+    if "target_met" not in frame:
+        return []
+    asked = [f"95% CI half-width of the headline edge <= {100 * t:.4g} points"
+             for t in frame["target_ci"].dropna().unique()]
+    asked += [f"95% CI half-width of each paired difference <= {100 * t:.4g} points"
+              for t in frame["target_diff_ci"].dropna().unique()]
+    lines = [f"Target precision: {'; '.join(asked)} (the rounds budget at most).", ""]
+    for row in frame.itertuples(index=False):
+        met = "met the target" if row.target_met else "did not meet the target (budget spent)"
+        lines.append(f"- {row.variant} / {row.strategy}: {met} in {row.rounds:,} rounds")
+    return [*lines, ""]

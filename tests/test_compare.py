@@ -1,0 +1,117 @@
+"""Paired comparisons: the paired standard error is honest, with and without shared cards."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from sim.compare import paired_difference
+from sim.games.faro import GAME as FARO
+from sim.games.faro.rules import PRESETS
+from sim.stats import MAX_PAIRED_BATCHES, BatchTotals, Stats
+from strategies.betting import progression_spec
+from strategies.faro import FlatRank
+
+FLAT = progression_spec(None)
+SODA = PRESETS["faro"]
+NO_SODA = replace(SODA, soda=False)
+STUSS = PRESETS["stuss"]  # faro with the banker taking the whole of a split
+KING = FlatRank("K")
+CHUNKS, ROUNDS, RUNS = 12, 1500, 200
+
+
+def _row(rules, seeds) -> BatchTotals:
+    totals = BatchTotals()
+    for seed in seeds:
+        totals.add(FARO.simulate(rules, KING, FLAT, ROUNDS, seed))
+    return totals
+
+
+_RUNS: dict = {}
+
+
+def _runs(row_rules, base_rules, shared: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per run: the difference (row minus baseline, per amount wagered), its paired SE and
+    whether its 95% CI covers the exact difference."""
+    key = (row_rules, base_rules, shared)
+    if key not in _RUNS:
+        _RUNS[key] = _measure(row_rules, base_rules, shared)
+    return _RUNS[key]
+
+
+def _measure(row_rules, base_rules, shared: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    exact = (FARO.exact(row_rules, KING, FLAT).edge_per_total_wagered
+             - FARO.exact(base_rules, KING, FLAT).edge_per_total_wagered)
+    diffs, ses, covered = [], [], []
+    for run in range(RUNS):
+        seeds = [np.random.SeedSequence(run, spawn_key=(c,)) for c in range(CHUNKS)]
+        # shared: both rows deal chunk c from the same seed (common random numbers);
+        # else the baseline's chunks have their own seeds.
+        other = seeds if shared else [np.random.SeedSequence(run, spawn_key=(c, 1))
+                                      for c in range(CHUNKS)]
+        paired = paired_difference(_row(row_rules, seeds), _row(base_rules, other), "wagered")
+        assert paired.batches == CHUNKS
+        diffs.append(paired.diff)
+        ses.append(paired.stderr)
+        covered.append(paired.low <= exact <= paired.high)
+    return np.array(diffs), np.array(ses), np.array(covered)
+
+
+# Stuss against faro on the same cards: strongly correlated (only splits differ). No soda
+# against soda on the same shuffle: the burnt card shifts every turn, so they are weakly
+# (negatively) correlated. And the same on cards of their own: independent.
+CASES = {"stuss v faro, shared cards": (STUSS, SODA, True),
+         "stuss v faro, independent": (STUSS, SODA, False),
+         "no soda v soda, shared cards": (NO_SODA, SODA, True)}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_paired_se_matches_the_spread_and_the_ci_covers_the_exact_difference(case):
+    diffs, ses, covered = _runs(*CASES[case])
+    spread = diffs.std(ddof=1)
+    reported = math.sqrt(np.mean(ses ** 2))  # the mean of variance estimates is unbiased
+    # 200 runs: the spread's own relative error is 1/sqrt(2 * 199) = 5%; 15% is three of those.
+    assert abs(reported / spread - 1) < 0.15, (reported, spread)
+    # Coverage at its nominal 95%: inside the central 99.98% of Binomial(200, 0.95).
+    low, high = scipy_stats.binom.ppf([1e-4, 1 - 1e-4], RUNS, 0.95)
+    assert low <= covered.sum() <= high, covered.sum()
+
+
+def test_shared_cards_cut_the_variance_of_a_difference():
+    shared = _runs(STUSS, SODA, True)[1]
+    independent = _runs(STUSS, SODA, False)[1]
+    assert np.mean(shared ** 2) * 10 < np.mean(independent ** 2)
+
+
+def _stats(rounds: int, net: float, stake: float) -> Stats:
+    stats = Stats(rounds=rounds, wins=rounds)
+    stats.sums.update(sum_net=net, sum_initial=stake, sum_wagered=stake)
+    return stats
+
+
+def test_batch_totals_stay_bounded_and_aligned():
+    one, other = BatchTotals(), BatchTotals()
+    chunks = 3 * MAX_PAIRED_BATCHES + 5
+    for c in range(chunks):
+        one.add(_stats(10, float(c), 10.0))
+    for c in range(MAX_PAIRED_BATCHES + 1):
+        other.add(_stats(10, float(c), 10.0))
+    assert len(one.batches) <= MAX_PAIRED_BATCHES and one.width == 4
+    assert other.width == 2
+    # Batch b at width w holds chunks b*w .. b*w + w - 1, whatever the row's length.
+    assert one.batches[1][1] == sum(range(4, 8))
+    assert other.at_width(4)[1][1] == sum(range(4, 8))
+    assert sum(b[0] for b in one.batches) == 10 * chunks
+    assert BatchTotals.from_json(one.to_json()) == one
+
+
+def test_a_difference_of_a_row_with_itself_has_no_error():
+    row = BatchTotals()
+    for c in range(5):
+        row.add(_stats(10, float(c % 3) - 1.0, 10.0))
+    paired = paired_difference(row, row, "initial")
+    assert paired.diff == 0 and paired.stderr == 0 and paired.batches == 5

@@ -1,0 +1,103 @@
+"""Grids: sweeps in experiment files and overrides, named rows, the tidy report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim import api
+from sim.errors import InputError
+from sim.experiment import load
+
+FILE = """
+game = "faro"
+rounds = 20_000
+seed = 3
+chunk_rounds = 10_000
+[rules]
+soda = { grid = [true, false] }
+[[strategies]]
+name = "flat"
+use = "flat-rank"
+params = { ranks = { grid = ["K", "Q"] } }
+[[strategies]]
+name = "case bets"
+use = "case-bets"
+"""
+
+
+def _file(tmp_path: Path, text: str = FILE) -> Path:
+    path = tmp_path / "grid.toml"
+    path.write_text(text)
+    return path
+
+
+def test_sweeps_expand_into_a_product_of_named_rows(tmp_path):
+    exp = load(_file(tmp_path))
+    assert [v.name for v in exp.variants] == ["soda=true", "soda=false"]
+    assert [v.rules.soda for v in exp.variants] == [True, False]
+    assert [s.name for s in exp.strategies] == ["flat ranks=K", "flat ranks=Q", "case bets"]
+    assert exp.strategies[1].params == {"ranks": "Q"}
+    assert exp.resolved["grid"]["columns"] == ["soda", "ranks"]
+
+
+def test_named_variants_ranges_nested_params_and_labels(tmp_path):
+    text = """
+game = "pontoon"
+rounds = 1000
+[variants.home]
+preset = "british-home"
+[variants.deal]
+preset = "reshuffle-every-deal"
+stick_min = { grid = { from = 15, to = 16 } }
+[[strategies]]
+use = "threshold"
+[strategies.params]
+stick = 16
+banker.use = "banker-stand-on"
+banker.params.total = { grid = [16, 17], name = "banker_stands" }
+"""
+    exp = load(_file(tmp_path, text))
+    assert [v.name for v in exp.variants] == ["home", "deal stick_min=15", "deal stick_min=16"]
+    assert [s.name for s in exp.strategies] == ["threshold banker_stands=16",
+                                                "threshold banker_stands=17"]
+    assert exp.strategies[1].params["banker"]["params"] == {"total": 17}
+
+
+def test_an_override_a_b_c_is_a_sweep(tmp_path):
+    exp = load(_file(tmp_path), ["rules.split_take=0.5,1.0", "strategies.flat.params.ranks=A,2,3"])
+    assert len(exp.variants) == 4 and len(exp.strategies) == 4
+    assert exp.variants[1].name == "soda=true split_take=1"
+    assert exp.strategies[2].name == "flat ranks=3"
+
+
+@pytest.mark.parametrize("override, message", [
+    ("rules.soda={grid=[]}", "rules.soda.grid: expected at least one value"),
+    ("rules.soda={grid=[true,true]}", "rules.soda.grid: a value is listed twice"),
+    ("rules.split_take={grid={from=2,to=1}}", "rules.split_take.grid: expected from <= to"),
+    ("rules.soda={grid=[true],name=3}", "rules.soda.name: expected a non-empty string"),
+    ("rules.split_take=0.5,0.7", "split_take: expected 0, 0.5 or 1, got 0.7"),
+])
+def test_bad_sweeps_name_the_file_and_the_key(tmp_path, override, message):
+    with pytest.raises(InputError) as err:
+        load(_file(tmp_path), [override])
+    assert str(err.value).startswith(str(tmp_path / "grid.toml")) and message in str(err.value)
+
+
+def test_the_report_is_tidy_and_rows_keep_their_numbers_when_the_grid_grows(tmp_path):
+    small = api.run(_file(tmp_path), out=tmp_path / "small", progress=False).frame
+    bigger = api.run(_file(tmp_path), ["strategies.flat.params.ranks=K,Q,J"],
+                     out=tmp_path / "big", progress=False).frame
+    assert list(small.columns[:5]) == ["game", "variant", "strategy", "soda", "ranks"]
+    table = small.pivot_table(index="ranks", columns="soda", values="edge")
+    assert table.shape == (2, 2)
+    keep = ["variant", "strategy", "edge", "edge_stderr", "rounds"]
+    merged = small[keep].merge(bigger[keep], on=["variant", "strategy"])
+    assert len(merged) == len(small)  # every row of the small grid is in the big one
+    assert (merged.edge_x == merged.edge_y).all()
+    assert (tmp_path / "small" / "grid-ranks.png").exists()
+    assert (tmp_path / "small" / "grid-soda.png").exists()
+    paired = pd.read_csv(tmp_path / "small" / "comparisons.csv")
+    assert {"soda", "ranks"} <= set(paired.columns)

@@ -1,0 +1,95 @@
+"""A target precision: rows stop at the target, the same for any jobs and after a resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from sim import runner
+from sim.cli import main
+from sim.stats import Z95
+
+CHUNK = 5_000
+EXPERIMENT = f"""
+game = "faro"
+rounds = 200_000
+seed = 7
+chunk_rounds = {CHUNK}
+[variants.faro]
+preset = "faro"
+[variants.stuss]
+preset = "stuss"
+[[strategies]]
+name = "flat king"
+use = "flat-rank"
+params = {{ ranks = "K" }}
+[[strategies]]
+name = "case bets"
+use = "case-bets"
+"""
+
+
+def _run(tmp_path: Path, out: str, *extra: str) -> int:
+    path = tmp_path / "target.toml"
+    path.write_text(EXPERIMENT)
+    return main(["run", str(path), "--out", str(tmp_path / out), "--quiet", *extra])
+
+
+def _read(tmp_path: Path, out: str, name: str = "report.csv") -> str:
+    return (tmp_path / out / name).read_text()
+
+
+def test_each_row_stops_at_the_first_chunk_that_meets_the_target(tmp_path):
+    target = 0.004
+    assert _run(tmp_path, "row", "--target-ci", str(target)) == 0
+    frame = pd.read_csv(tmp_path / "row" / "report.csv")
+    assert frame.target_met.all() and (frame.rounds < 200_000).all()
+    assert (Z95 * frame.edge_stderr <= target).all()
+    # ... and not one chunk earlier: the running estimate (every chunk count up to 16).
+    conv = pd.read_csv(tmp_path / "row" / "convergence.csv")
+    for row in frame.itertuples():
+        if row.rounds > 2 * CHUNK:
+            before = conv[(conv.variant == row.variant) & (conv.strategy == row.strategy)
+                          & (conv.rounds == row.rounds - CHUNK)].iloc[0]
+            assert Z95 * before.stderr > target
+    assert "met the target in" in _read(tmp_path, "row", "summary.md")
+
+
+def test_a_row_that_cannot_meet_the_target_plays_its_budget(tmp_path):
+    assert _run(tmp_path, "tight", "target_ci=0.0001") == 0
+    frame = pd.read_csv(tmp_path / "tight" / "report.csv")
+    assert (frame.rounds == 200_000).all() and not frame.target_met.any()
+    assert "did not meet the target (budget spent)" in _read(tmp_path, "tight", "summary.md")
+
+
+def test_paired_target_is_the_same_for_one_and_two_jobs_and_after_a_resume(
+        tmp_path, monkeypatch, capsys):
+    target = ["--target-diff-ci", "0.004"]
+    assert _run(tmp_path, "one", *target) == 0
+    assert _run(tmp_path, "two", *target, "--jobs", "2") == 0
+    for name in ("report.csv", "comparisons.csv", "convergence.csv"):
+        assert _read(tmp_path, "one", name) == _read(tmp_path, "two", name)
+    frame = pd.read_csv(tmp_path / "one" / "report.csv")
+    assert frame.rounds.min() < 200_000  # some row stopped early
+    paired = pd.read_csv(tmp_path / "one" / "comparisons.csv")
+    met = frame.set_index(["variant", "strategy"]).target_met
+    for row in paired.itertuples():
+        if met[(row.variant, row.strategy)]:
+            assert (row.diff_ci95_high - row.diff_ci95_low) / 2 <= 0.004
+
+    calls = {"n": 0}
+    real = runner.run_chunk
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 9:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_chunk", flaky)
+    assert _run(tmp_path, "cut", *target) == 130
+    monkeypatch.setattr(runner, "run_chunk", real)
+    assert _run(tmp_path, "cut", *target, "--resume") == 0
+    for name in ("report.csv", "comparisons.csv", "convergence.csv"):
+        assert _read(tmp_path, "one", name) == _read(tmp_path, "cut", name)
