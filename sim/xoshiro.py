@@ -89,3 +89,112 @@ def raw_outputs(n: int, state: np.ndarray) -> np.ndarray:
         out[i], s0, s1, s2, s3 = _next(s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return out
+
+
+# ------------------------------------------------------------------ keyed by round (CRN)
+# Common random numbers where a strategy changes how many numbers a round consumes (a lazy
+# draw, a bank that rides longer, a player who spins more): each round (or each fresh pack)
+# starts the generator afresh from the chunk's key and its own index, so round i deals the
+# same cards to every strategy whatever the rounds before consumed.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@numba.njit(forceinline=True)
+def _splitmix(z):
+    """The splitmix64 finaliser: a bijection of 64-bit words that scatters nearby inputs."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(forceinline=True)
+def round_state(k0, k1, k2, k3, index):
+    """The xoshiro state of round ``index`` of the chunk keyed by (k0, k1, k2, k3).
+
+    Word w is the ``index``-th output of a splitmix64 stream seeded by key word w (the way
+    xoshiro's authors seed it), so the states of different rounds, and of different chunks,
+    are unrelated. The all-zero state (which xoshiro cannot leave) is replaced.
+    """
+    step = (np.uint64(index) + np.uint64(1)) * _GOLDEN
+    s0 = _splitmix(k0 + step)
+    s1 = _splitmix(k1 + step)
+    s2 = _splitmix(k2 + step)
+    s3 = _splitmix(k3 + step)
+    if s0 == 0 and s1 == 0 and s2 == 0 and s3 == 0:
+        s0 = _GOLDEN
+    return s0, s1, s2, s3
+
+
+@numba.njit(cache=True)
+def round_state_of(key: np.ndarray, index: int) -> np.ndarray:
+    """:func:`round_state` as a fresh 4-word array (reference paths: the kernel's state for
+    round ``index``)."""
+    out = np.empty(4, dtype=np.uint64)
+    out[0], out[1], out[2], out[3] = round_state(key[0], key[1], key[2], key[3], index)
+    return out
+
+
+@numba.njit(cache=True)
+def lazy_order(pack: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """The order in which a lazy dealer deals ``pack`` from ``state``: card k is the one the
+    k-th draw of the undealt part takes (a uniform pick among the ``rem`` left, swapped to
+    the end), as the kernels draw. Its first k cards are the kernel's first k whatever k, so a
+    reference path dealing from this order meets the kernel's cards. Advances ``state``."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    arr = pack.copy()
+    out = np.empty_like(pack)
+    n = arr.shape[0]
+    for k in range(n):
+        rem = n - k
+        j, s0, s1, s2, s3 = _bounded(rem, s0, s1, s2, s3)
+        card = arr[j]
+        arr[j] = arr[rem - 1]
+        arr[rem - 1] = card
+        out[k] = card
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return out
+
+
+@numba.njit(forceinline=True)
+def _ticket_word(key, row, col, attempt):
+    """A 64-bit word for ticket ``col`` of session ``row`` (``attempt`` > 0: a redraw after a
+    rejection): counter-based, so any ticket is found without drawing those before it."""
+    session = _splitmix(key + (np.uint64(row) + np.uint64(1)) * _GOLDEN)
+    word = _splitmix(session + (np.uint64(col) + np.uint64(1)) * _GOLDEN)
+    if attempt > 0:
+        word = _splitmix(word + np.uint64(attempt) * _GOLDEN)
+    return word
+
+
+@numba.njit(cache=True)
+def ticket_uniforms(key: np.uint64, rows: np.ndarray, col0: int, cols: int) -> np.ndarray:
+    """Uniforms in [0, 1) for tickets ``col0 .. col0 + cols - 1`` of each session in ``rows``
+    (one row each): the same ticket of the same session gets the same number whoever buys."""
+    out = np.empty((rows.shape[0], cols), dtype=np.float64)
+    for r in range(rows.shape[0]):
+        for c in range(cols):
+            x = _ticket_word(key, rows[r], col0 + c, 0)
+            out[r, c] = np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return out
+
+
+@numba.njit(cache=True)
+def ticket_picks(key: np.uint64, rows: np.ndarray, col: int, bounds: np.ndarray) -> np.ndarray:
+    """For ticket ``col`` of each session in ``rows``, a uniform integer in [0, bounds[r])
+    (bounds < 2**32; Lemire with rejection, a rejected word redrawn from the same counter)."""
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for r in range(rows.shape[0]):
+        b = np.uint64(bounds[r])
+        attempt = 0
+        x = _ticket_word(key, rows[r], col, attempt)
+        m = (x >> np.uint64(32)) * b
+        low = m & _U32_MASK
+        if low < b:
+            threshold = (np.uint64(0x100000000) - b) % b
+            while low < threshold:
+                attempt += 1
+                x = _ticket_word(key, rows[r], col, attempt)
+                m = (x >> np.uint64(32)) * b
+                low = m & _U32_MASK
+        out[r] = np.int64(m >> np.uint64(32))
+    return out
