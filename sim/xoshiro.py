@@ -198,3 +198,11 @@ def ticket_picks(key: np.uint64, rows: np.ndarray, col: int, bounds: np.ndarray)
                 low = m & _U32_MASK
         out[r] = np.int64(m >> np.uint64(32))
     return out
+
+
+@numba.njit(forceinline=True)
+def next_key(k0, k1, k2, k3):
+    """The key a kernel leaves for its next call (a session after a session): derived from
+    its own key alone, never from how many numbers its rounds drew, so the next call's rounds
+    are common to every strategy too."""
+    return round_state(k0, k1, k2, k3, np.uint64(0xFFFFFFFFFFFFFFFF))

@@ -188,3 +188,76 @@ def test_faro_soda_and_no_soda_share_their_shuffles():
     nets = [game.session_nets(rules, FlatRank("K"), FLAT, 1, 4000,
                               seed(pack=game.pack_key(rules)))[0] for rules in (soda, bare)]
     assert np.corrcoef(*nets)[0, 1] > 0.5
+
+
+# --------------------------------------------------------------------------- lansquenet
+def _lansquenet_session(rules, strategy, s):
+    from sim.games.lansquenet import RandomPacks, Session
+    from sim.rng import strategy_generator
+
+    return Session(rules, strategy, FLAT, RandomPacks(rules, kernel_state(s)),
+                   strategy_generator(s))
+
+
+@pytest.mark.parametrize("preset", ["one-pack", "reshuffle"])
+def test_lansquenet_strategies_meet_the_same_packs_bank_by_bank(preset):
+    """Bank i deals the same packs to a banker who passes after one win and one who never
+    passes (who takes more cards), and to one drawing from its rng."""
+    from strategies.lansquenet import NeverPass, PassAfter
+
+    game = games.get("lansquenet")
+    rules = game.presets[preset]
+    decks = []
+    for strategy in (PassAfter(1), NeverPass(), Recorder(NeverPass(), draws=2)):
+        session = _lansquenet_session(rules, strategy, seed(pack=game.pack_key(rules)))
+        decks.append([[d.order for d in session.play_bank().decks] for _ in range(60)])
+    for bank in range(60):
+        first = [d[bank] for d in decks]
+        shortest = min(len(f) for f in first)
+        assert all(f[:shortest] == first[0][:shortest] for f in first)
+    assert decks[1] == decks[2]  # the rng user plays like never-pass: all its packs alike
+
+
+@pytest.mark.parametrize("preset", ["one-pack", "reshuffle"])
+@pytest.mark.parametrize("name", ["never", "pass2", "target", "sharper", "cover"])
+def test_lansquenet_kernel_equals_reference_from_the_same_seed(preset, name):
+    from strategies.lansquenet import CoverShare, NeverPass, PassAfter, PassAtTarget, Sharper
+
+    strategy = {"never": NeverPass(), "pass2": PassAfter(2), "target": PassAtTarget(4.0),
+                "sharper": Sharper(), "cover": CoverShare(0.5)}[name]
+    game = games.get("lansquenet")
+    rules = game.presets[preset]
+    s = seed(pack=game.pack_key(rules))
+    kernel = game.simulate(rules, strategy, FLAT, 400, s)
+    reference = game.simulate_reference(rules, strategy, FLAT, 400, s)
+    assert kernel.sums == reference.sums
+    assert kernel.net_hist == reference.net_hist
+    for name in ("coups", "voids", "jumelles", "wins", "losses"):
+        assert kernel.counters.get(name, 0.0) == reference.counters.get(name, 0.0)
+
+
+def test_lansquenet_sessions_share_their_banks():
+    """A session's key does not depend on what the one before drew: two strategies'
+    sessions open on the same packs session after session."""
+    from strategies.lansquenet import NeverPass, PassAfter
+
+    game = games.get("lansquenet")
+    rules = game.presets["reshuffle"]
+    nets = [game.session_nets(rules, strategy, FLAT, 50, 20, seed())
+            for strategy in (PassAfter(8), NeverPass())]
+    # pass-after-8 and never-pass differ only in banks with eight wins or more
+    assert (nets[0] == nets[1]).mean() > 0.95
+
+
+@pytest.mark.parametrize("preset, least", [("one-pack", 0.3), ("reshuffle", 0.3)])
+def test_lansquenet_paired_banks_are_correlated(preset, least):
+    """The correlation achieved between two strategies' banks (pass after 2 against pass
+    after 4): high where every coup has a fresh pack, and still where the pack is carried
+    from coup to coup within a bank (the packs are shared bank by bank)."""
+    from strategies.lansquenet import PassAfter
+
+    game = games.get("lansquenet")
+    rules = game.presets[preset]
+    nets = [game.session_nets(rules, strategy, FLAT, 1, 20_000, seed())[0]
+            for strategy in (PassAfter(2), PassAfter(4))]
+    assert np.corrcoef(*nets)[0, 1] > least
