@@ -261,3 +261,71 @@ def test_lansquenet_paired_banks_are_correlated(preset, least):
     nets = [game.session_nets(rules, strategy, FLAT, 1, 20_000, seed())[0]
             for strategy in (PassAfter(2), PassAfter(4))]
     assert np.corrcoef(*nets)[0, 1] > least
+
+
+# --------------------------------------------------------------------------- scratchcards
+@pytest.mark.parametrize("preset", ["online-example", "oh-snap"])
+def test_scratch_sessions_meet_the_same_tickets(preset):
+    """Ticket j of session i is the same on both paths and whoever buys it."""
+    from sim.games.scratchcard.play import TicketSource, TicketStream, _draw_online, _draw_printed
+
+    game = games.get("scratchcard")
+    rules = game.presets[preset]
+    pool = rules.pool()
+    stream = TicketStream.of(kernel_state(seed(pack=game.pack_key(rules))))
+    rows = np.array([0, 3, 17])
+    if pool.printed:
+        used = np.zeros((len(rows), len(pool.values)), dtype=np.int64)
+        first = _draw_printed(pool, used, stream, 6, rows, 0)
+        more = _draw_printed(pool, used, stream, 6, rows, 6)  # the same sessions, later
+        whole = np.hstack([first, more])
+    else:
+        whole = np.hstack([_draw_online(pool, stream, rows, 6, 0),
+                           _draw_online(pool, stream, rows, 6, 6)])
+        assert (whole == _draw_online(pool, stream, rows, 12, 0)).all()
+    for r, i in enumerate(rows):
+        source = TicketSource(pool, stream, int(i))
+        assert [source.draw() for _ in range(12)] == whole[r].tolist()
+
+
+@pytest.mark.parametrize("preset", ["online-example", "oh-snap"])
+def test_scratch_plans_pair_ticket_by_ticket(preset):
+    """Ten tickets a session against twenty: the twenty-ticket session is the ten-ticket one
+    and ten more (the same first ten tickets)."""
+    from sim.games.scratchcard.play import _draw_online, _draw_printed, play_plan
+    from strategies.scratchcard import Buy
+
+    game = games.get("scratchcard")
+    rules = game.presets[preset]
+    pool = rules.pool()
+    key = kernel_state(seed(pack=game.pack_key(rules)))
+    ten = play_plan(pool, Buy(10).scratch_plan(rules), 500, key)
+    twenty = play_plan(pool, Buy(20).scratch_plan(rules), 500, key)
+    rows = np.arange(500)
+    if pool.printed:
+        tiers = _draw_printed(pool, np.zeros((500, len(pool.values)), dtype=np.int64), key,
+                              20, rows, 0)
+    else:
+        tiers = _draw_online(pool, key, rows, 20, 0)
+    prize = tiers != len(pool.values) - 1
+    assert (ten[2] == prize[:, :10].sum(axis=1)).all()
+    assert (twenty[2] == prize.sum(axis=1)).all()
+    assert np.corrcoef(ten[0], twenty[0])[0, 1] > 0.3
+
+
+@pytest.mark.parametrize("preset", ["online-example", "oh-snap"])
+def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
+    from strategies.scratchcard import Buy, Session
+
+    game = games.get("scratchcard")
+    rules = game.presets[preset]
+    s = seed(pack=game.pack_key(rules))
+    from sim.games.scratchcard.play import simulate_reference
+    from sim.rng import strategy_generator
+
+    for strategy in (Buy(5), Session(30, stop_win=10.0, stop_loss=10.0)):
+        fast = game.simulate(rules, strategy, FLAT, 300, s)
+        ref = simulate_reference(rules, strategy, 300, strategy_generator(s), kernel_state(s))
+        assert fast.net_hist == ref.net_hist
+        assert fast.counters == ref.counters
+        assert fast.sums == pytest.approx(ref.sums, rel=1e-12)
