@@ -329,3 +329,53 @@ def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
         assert fast.net_hist == ref.net_hist
         assert fast.counters == ref.counters
         assert fast.sums == pytest.approx(ref.sums, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- bonus
+def test_bonus_players_meet_the_same_spins_whatever_the_policy():
+    """Player i's spins are his own stream's, whatever the policy: the keyed walk equals the
+    walk given those spins, for two policies that bet very differently."""
+    from sim.games.bonus import grid_for
+    from sim.games.bonus.walk import Spins, walk_table
+    from strategies.bonus import Bold, Flat
+
+    game = games.get("bonus")
+    rules = game.presets["seed"]
+    grid = grid_for(rules)
+    key = kernel_state(seed(pack=game.pack_key(rules)))
+    spins = [Spins(key, i) for i in range(20)]
+    for policy in (Flat(1.0), Bold(), Flat(25.0)):
+        table = policy.bonus_table(grid)
+        keyed = walk_table(grid, table, 20, key.copy())
+        longest = int(keyed[2].max())
+        given = np.array([[s[n] for n in range(longest + 1)] for s in spins])
+        assert all((a == b).all() for a, b in
+                   zip(keyed, walk_table(grid, table, 20, key.copy(), given)))
+
+
+@pytest.mark.parametrize("name", ["flat", "bold"])
+def test_bonus_kernel_equals_reference_from_the_same_seed(name):
+    from strategies.bonus import Bold, Flat
+
+    game = games.get("bonus")
+    rules = game.presets["seed"]
+    strategy = {"flat": Flat(5.0), "bold": Bold()}[name]
+    s = seed(pack=game.pack_key(rules))
+    from sim.games.bonus import grid_for
+    from sim.games.bonus.walk import simulate_reference
+    from sim.rng import strategy_generator
+
+    kernel = game.simulate(rules, strategy, FLAT, 60, s)
+    reference = simulate_reference(grid_for(rules), strategy, 60, strategy_generator(s),
+                                   kernel_state(s))
+    assert kernel.sums == reference.sums
+    assert kernel.net_hist == reference.net_hist
+    assert kernel.counters == reference.counters
+
+
+def test_bonus_terms_that_share_the_games_share_the_spins():
+    game = games.get("bonus")
+    seed_terms = game.presets["seed"]
+    assert game.pack_key(seed_terms) == game.pack_key(dataclasses.replace(seed_terms,
+                                                                          wagering=30.0))
+    assert game.pack_key(seed_terms) != game.pack_key(game.presets["seed-two-games"])
