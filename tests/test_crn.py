@@ -379,3 +379,31 @@ def test_bonus_terms_that_share_the_games_share_the_spins():
     assert game.pack_key(seed_terms) == game.pack_key(dataclasses.replace(seed_terms,
                                                                           wagering=30.0))
     assert game.pack_key(seed_terms) != game.pack_key(game.presets["seed-two-games"])
+
+
+# --------------------------------------------------------------------------- the runner
+def test_the_runner_deals_every_row_of_a_pack_the_same_cards():
+    """Through the runner's own chunk call: the same table under two names gives the same
+    chunk, in either variant (the strategy's name keys only its own stream); another chunk
+    index deals other cards, and the soda rule still changes the results."""
+    from sim.api import load
+    from sim.checkpoints import Chunk
+    from sim.runner import run_chunk
+
+    exp = load({"game": "faro", "rounds": 2000, "chunk_rounds": 1000,
+                "variants": {"with soda": {"preset": "faro"},
+                             "no soda": {"preset": "faro", "soda": False}},
+                "strategies": [{"name": "king", "use": "flat-rank", "params": {"ranks": "K"}},
+                               {"name": "the king again", "use": "flat-rank",
+                                "params": {"ranks": "K"}}]})
+
+    def chunk(v: int, s: int, index: int = 0) -> dict:
+        variant = exp.variants[v]
+        return run_chunk("faro", variant.name, variant.rules, exp.strategies[s], 1000,
+                         exp.seed, Chunk(v, s, index, 1000))[1]
+
+    assert chunk(0, 0) == chunk(0, 1)
+    assert chunk(1, 0) == chunk(1, 1)
+    assert chunk(0, 0) != chunk(0, 0, 1)
+    soda, bare = (Stats.from_json(chunk(v, 0)) for v in (0, 1))
+    assert soda.sums != bare.sums
