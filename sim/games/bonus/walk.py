@@ -198,9 +198,9 @@ class Spins:
         self.drawn: list[float] = []
 
     def __getitem__(self, n: int) -> float:
-        while len(self.drawn) <= n:
-            x = raw_outputs(1, self.state)[0]
-            self.drawn.append(float(x >> np.uint64(11)) * _TO_UNIT)
+        while len(self.drawn) <= n:  # the stream's outputs in order, 64 at a time
+            x = raw_outputs(64, self.state)
+            self.drawn.extend(((x >> np.uint64(11)).astype(np.float64) * _TO_UNIT).tolist())
         return self.drawn[n]
 
 

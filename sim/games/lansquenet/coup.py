@@ -57,6 +57,12 @@ def stack(order: list[int], series: Iterable[int]) -> list[int]:
     return series + rest
 
 
+# Packs a bank may take before its packs' keys run into the next bank's (common random
+# numbers, :class:`RandomPacks`): a bank takes a pack per coup at most, and 2**20 coups in one
+# bank would need 2**20 wins in a row.
+PACK_SLOTS = 1 << 20
+
+
 class Deck:
     """The pack being dealt: its order and how many cards are gone."""
 
@@ -77,7 +83,7 @@ class Deck:
 class RandomPacks:
     """Fresh packs dealt as the kernel deals them (common random numbers).
 
-    Pack j of bank i is dealt from the generator state ``round_state(round_state(key, i),
+    Pack j of bank i is dealt from the generator state ``round_state(key, PACK_SLOTS x i +
     j)`` in the order lazy draws take its cards (:func:`~sim.xoshiro.lazy_order`), so a
     bank meets the kernel's cards, and every strategy's, card for card. ``source`` is the
     chunk's 4-word key (:func:`sim.rng.kernel_state`) or a generator the key is drawn from.
@@ -90,18 +96,16 @@ class RandomPacks:
             source = source.integers(0, 2 ** 64, size=4, dtype=np.uint64)
         self.key = np.asarray(source, dtype=np.uint64)
         self.bank = -1
-        self._bank_key = self.key
-        self._refresh = 0
+        self._index = 0
 
     def begin_bank(self) -> None:
         """A bank starts: its packs are keyed by its index."""
         self.bank += 1
-        self._bank_key = round_state_of(self.key, self.bank)
-        self._refresh = 0
+        self._index = self.bank * PACK_SLOTS
 
     def _state(self) -> np.ndarray:
-        state = round_state_of(self._bank_key, self._refresh)
-        self._refresh += 1
+        state = round_state_of(self.key, self._index)
+        self._index += 1
         return state
 
     def fresh(self) -> list[int]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.games.lansquenet.coup import RUN_CAP
+from sim.games.lansquenet.coup import PACK_SLOTS, RUN_CAP
 from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
 from sim.progression import ProgressionSpec, advance
 from sim.stats import Stats, kernel_add_round
@@ -109,12 +109,11 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     """Play banks until ``n_banks`` banks or ``max_coups`` coups; accumulate statistics."""
     pk, pbase, pcap, pwins = prog
     # Common random numbers: each fresh pack starts the generator afresh from the chunk's
-    # key, the bank's index and the pack's index within the bank, and from the pack in its
-    # fresh order, so bank i deals the same packs to every strategy however many cards the
-    # banks before it took.
+    # key and the index PACK_SLOTS x bank + the pack's index within the bank, and from the
+    # pack in its fresh order, so bank i deals the same packs to every strategy however many
+    # cards the banks before it took.
     k0, k1, k2, k3 = state[0], state[1], state[2], state[3]
     s0, s1, s2, s3 = k0, k1, k2, k3
-    b0 = b1 = b2 = b3 = k0
     refresh = 0
     n = pack.shape[0]
     arr = pack.copy()
@@ -146,9 +145,8 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
         else:
             for i in range(n):
                 arr[i] = pack[i]
-            b0, b1, b2, b3 = round_state(k0, k1, k2, k3, banks)
-            refresh = 0
-            s0, s1, s2, s3 = round_state(b0, b1, b2, b3, refresh)
+            refresh = banks * PACK_SLOTS
+            s0, s1, s2, s3 = round_state(k0, k1, k2, k3, refresh)
         rem = n
         stacked = portee_start[b + 1] - portee_start[b]
         if stacked > 0:
@@ -184,7 +182,7 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
                     for i in range(n):
                         arr[i] = pack[i]
                     refresh += 1
-                    s0, s1, s2, s3 = round_state(b0, b1, b2, b3, refresh)
+                    s0, s1, s2, s3 = round_state(k0, k1, k2, k3, refresh)
                 rem = n
                 stacked = 0
             first = False

@@ -184,6 +184,7 @@ class TicketSource:
         self.drawn = 0
         self.cdf = np.cumsum(pool.probs)
         self.left = pool.counts.copy() if pool.counts is not None else None
+        self._block = np.empty(0)  # an online card's next uniforms, drawn BLOCK at a time
 
     def tickets_left(self) -> int | None:
         return int(self.left.sum()) if self.left is not None else None
@@ -193,7 +194,9 @@ class TicketSource:
         j = self.drawn
         self.drawn += 1
         if self.left is None:
-            u = float(self.stream.uniforms(self.row, j, 1)[0, 0])
+            if j % BLOCK == 0:  # counter-based: a block is the same numbers one at a time
+                self._block = self.stream.uniforms(self.row, j, BLOCK)[0]
+            u = float(self._block[j % BLOCK])
             tier = int(np.searchsorted(self.cdf, u, side="right"))
             return min(tier, len(self.cdf) - 1)
         cum = np.cumsum(self.left)
