@@ -407,3 +407,25 @@ def test_the_runner_deals_every_row_of_a_pack_the_same_cards():
     assert chunk(0, 0) != chunk(0, 0, 1)
     soda, bare = (Stats.from_json(chunk(v, 0)) for v in (0, 1))
     assert soda.sums != bare.sums
+
+
+def test_a_pack_key_names_a_file_by_its_name_not_its_folder():
+    """The same experiment from another checkout deals the same cards."""
+    from sim.games.base import Game
+
+    @dataclasses.dataclass(frozen=True)
+    class Rules:
+        table: str = ""
+        packs: int = 1
+
+    class Dummy(Game):
+        name = "dummy"
+        file_rules = ("table",)
+
+        def simulate(self, rules, strategy, progression, rounds, seed):
+            raise NotImplementedError
+
+    game = Dummy()
+    assert game.pack_key(Rules("/a/x.csv")) == game.pack_key(Rules("/b/c/x.csv"))
+    assert game.pack_key(Rules("/a/x.csv")) != game.pack_key(Rules("/a/y.csv"))
+    assert game.pack_key(Rules(packs=1)) != game.pack_key(Rules(packs=2))

@@ -142,9 +142,11 @@ class ScratchcardGame(Game):
 
     def pack_key(self, rules: ScratchRules) -> str:
         """What decides the tickets: the game's pool (its table, mode and claims), not the
-        session limit."""
-        return (f"table={rules.table} mode={rules.mode} claims={rules.claims} "
-                f"sold={rules.tickets_sold} estimator={rules.estimator}")
+        session limit; a file by its name, not its folder (the same numbers from any
+        checkout)."""
+        return (f"table={Path(rules.table).name} mode={rules.mode} "
+                f"claims={Path(rules.claims).name} sold={rules.tickets_sold} "
+                f"estimator={rules.estimator}")
 
     def engine_path(self, rules: ScratchRules, strategy: Any) -> str:
         return "numpy" if plan_of(strategy, rules) is not None else "reference"
