@@ -1,11 +1,11 @@
 """Chunked parallel execution over joblib, with checkpoints and resume.
 
 Every (variant, strategy) pair is cut into chunks of the experiment's fixed size. A chunk is
-played from its own seed (:func:`sim.rng.chunk_seed`), returns statistics (never rounds), and is
-kept in ``<out>/chunks/`` (:mod:`sim.checkpoints`) the moment it finishes. The results are merged
-in chunk order, so the numbers do not depend on the number of jobs, the backend, or on whether
-the run was interrupted and resumed. Chunks are planned lazily and kept merged, so memory and
-the checkpoints stay bounded whatever the number of rounds.
+played from its own streams (:func:`sim.rng.chunk_streams`), returns statistics (never rounds),
+and is kept in ``<out>/chunks/`` (:mod:`sim.checkpoints`) the moment it finishes. The results
+are merged in chunk order, so the numbers do not depend on the number of jobs, the backend, or
+on whether the run was interrupted and resumed. Chunks are planned lazily and kept merged, so
+memory and the checkpoints stay bounded whatever the number of rounds.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from sim import games, workers
 from sim.checkpoints import CheckpointStore, Chunk
 from sim.errors import InputError, UnknownName
 from sim.experiment import Experiment, StrategySpec
-from sim.rng import chunk_seed
+from sim.rng import chunk_streams
 from sim.run_folder import open_run
 from sim.stats import BatchTotals, Stats
 
@@ -81,7 +81,8 @@ def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, roun
               ) -> tuple[Chunk, dict[str, Any]]:
     """Play one chunk (in a worker) and return it with its statistics as plain data."""
     game = games.get(game_name)
-    seed = chunk_seed(root_seed, variant, spec.name, chunk.index)
+    # Common random numbers: the cards from the variant's pack, the strategy's own stream apart.
+    seed = chunk_streams(root_seed, game.pack_key(rules), spec.name, chunk.index)
     strategy = _strategy(game_name, spec, files)
     stats = game.simulate(rules, strategy, spec.progression, rounds, seed)
     stats.close_batch(dependent=not game.rounds_independent(rules))

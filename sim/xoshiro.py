@@ -91,6 +91,11 @@ def raw_outputs(n: int, state: np.ndarray) -> np.ndarray:
     return out
 
 
+# ------------------------------------------------------------------ keyed by round (CRN)
+# Common random numbers where a strategy changes how many numbers a round consumes (a lazy
+# draw, a bank that rides longer, a player who spins more): each round (or each fresh pack)
+# starts the generator afresh from the chunk's key and its own index, so round i deals the
+# same cards to every strategy whatever the rounds before consumed.
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -145,3 +150,77 @@ def bounded(bound: int, state: np.ndarray) -> int:
     j, s0, s1, s2, s3 = _bounded(bound, s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return j
+
+
+@numba.njit(cache=True)
+def lazy_order(pack: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """The order in which a lazy dealer deals ``pack`` from ``state``: card k is the one the
+    k-th draw of the undealt part takes (a uniform pick among the ``rem`` left, swapped to
+    the end), as the kernels draw. Its first k cards are the kernel's first k whatever k, so a
+    reference path dealing from this order meets the kernel's cards. Advances ``state``."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    arr = pack.copy()
+    out = np.empty_like(pack)
+    n = arr.shape[0]
+    for k in range(n):
+        rem = n - k
+        j, s0, s1, s2, s3 = _bounded(rem, s0, s1, s2, s3)
+        card = arr[j]
+        arr[j] = arr[rem - 1]
+        arr[rem - 1] = card
+        out[k] = card
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return out
+
+
+@numba.njit(forceinline=True)
+def _ticket_word(key, row, col, attempt):
+    """A 64-bit word for ticket ``col`` of session ``row`` (``attempt`` > 0: a redraw after a
+    rejection): counter-based, so any ticket is found without drawing those before it."""
+    session = _mix64(key + (np.uint64(row) + np.uint64(1)) * _GOLDEN)
+    word = _mix64(session + (np.uint64(col) + np.uint64(1)) * _GOLDEN)
+    if attempt > 0:
+        word = _mix64(word + np.uint64(attempt) * _GOLDEN)
+    return word
+
+
+@numba.njit(cache=True)
+def ticket_uniforms(key: np.uint64, rows: np.ndarray, col0: int, cols: int) -> np.ndarray:
+    """Uniforms in [0, 1) for tickets ``col0 .. col0 + cols - 1`` of each session in ``rows``
+    (one row each): the same ticket of the same session gets the same number whoever buys."""
+    out = np.empty((rows.shape[0], cols), dtype=np.float64)
+    for r in range(rows.shape[0]):
+        for c in range(cols):
+            x = _ticket_word(key, rows[r], col0 + c, 0)
+            out[r, c] = np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return out
+
+
+@numba.njit(cache=True)
+def ticket_picks(key: np.uint64, rows: np.ndarray, col: int, bounds: np.ndarray) -> np.ndarray:
+    """For ticket ``col`` of each session in ``rows``, a uniform integer in [0, bounds[r])
+    (bounds < 2**32; Lemire with rejection, a rejected word redrawn from the same counter)."""
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for r in range(rows.shape[0]):
+        b = np.uint64(bounds[r])
+        attempt = 0
+        x = _ticket_word(key, rows[r], col, attempt)
+        m = (x >> np.uint64(32)) * b
+        low = m & _U32_MASK
+        if low < b:
+            threshold = (np.uint64(0x100000000) - b) % b
+            while low < threshold:
+                attempt += 1
+                x = _ticket_word(key, rows[r], col, attempt)
+                m = (x >> np.uint64(32)) * b
+                low = m & _U32_MASK
+        out[r] = np.int64(m >> np.uint64(32))
+    return out
+
+
+@numba.njit(forceinline=True)
+def next_key(k0, k1, k2, k3):
+    """The key a kernel leaves for its next call (a session after a session): derived from
+    its own key alone, never from how many numbers its rounds drew, so the next call's rounds
+    are common to every strategy too."""
+    return round_state(k0, k1, k2, k3, np.uint64(0xFFFFFFFFFFFFFFFF))

@@ -60,18 +60,21 @@ def test_every_card_is_dealt_exactly_once(preset):
         play_deal(order, rules, recorder, ProgressionState(progression_spec(None)), rng)
         views = recorder.views
         assert len(views) == rules.n_turns
-        shown = list(order[:1]) if rules.soda else []
+        # The soda is the order's last entry, shown first; the turns come from its start.
+        soda = list(order[-1:]) if rules.soda else []
+        turns = order[:len(order) - len(soda)]
+        shown: list = []
         for t, view in enumerate(views):
             # The case keeper shows exactly the cards not yet dealt.
-            unseen = np.bincount(order[len(shown):], minlength=13)
+            unseen = np.bincount(turns[len(shown):], minlength=13)
             assert list(view.remaining) == unseen.tolist()
-            assert view.cards_left == len(order) - len(shown)
-            shown += list(order[len(shown):len(shown) + 2])
+            assert view.cards_left == len(turns) - len(shown)
+            shown += list(turns[len(shown):len(shown) + 2])
             if t:
-                assert view.last_turn == tuple(order[len(shown) - 4:len(shown) - 2])
-        hock = len(order) - len(shown)
+                assert view.last_turn == tuple(turns[len(shown) - 4:len(shown) - 2])
+        hock = len(turns) - len(shown)
         assert hock == (1 if rules.has_hock else 0)
-        assert sorted(shown + list(order[len(shown):])) == sorted(order.tolist())
+        assert sorted(soda + shown + list(turns[len(shown):])) == sorted(order.tolist())
 
 
 @pytest.mark.parametrize("preset", ["faro", "stuss", "old-pharo"])

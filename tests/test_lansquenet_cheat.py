@@ -119,7 +119,9 @@ def test_the_cunard_banker_is_very_unlikely_and_a_fair_table_is_not(tmp_path):
     p18 = 1 - runs[:18].sum()
     assert p18 < cunard.p_value < 2 * p18  # a run of 18 within 19 coups: two chances
     rules = PRESETS["one-pack"]
-    fair = _write(tmp_path / "fair.csv", ["cards", "bank"], _table_log(rules, NeverPass(), 300, 1))
+    # 1,000 banks: some 115 jumelles expected, so half of them either way is over 4 SE
+    fair = _write(tmp_path / "fair.csv", ["cards", "bank"],
+                  _table_log(rules, NeverPass(), 1000, 1))
     report = check_file(fair, rules)
     assert report.p_value > 0.01 and report.p_binomial > 0.01 and report.p_jumelles > 0.01
     assert report.jumelles_expected == pytest.approx(report.jumelles, rel=0.5)

@@ -208,9 +208,9 @@ def test_illegal_actions_name_strategy_action_and_situation(action_for, why):
     rules = PRESETS["one-pack"]
     strategy = _bad(action_for)
     with pytest.raises(IllegalActionError, match=why) as info:
-        for _ in range(50):
-            Session(rules, strategy, FLAT, RandomPacks(rules, np.random.default_rng(0)),
-                    np.random.default_rng(0)).play_bank()
+        for i in range(50):  # a session a seed, until one reaches the bad decision
+            Session(rules, strategy, FLAT, RandomPacks(rules, np.random.default_rng(i)),
+                    np.random.default_rng(i)).play_bank()
     assert "bad-one" in str(info.value) and "seat" in str(info.value)
 
 

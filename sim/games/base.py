@@ -15,6 +15,7 @@ import pandas as pd
 
 from sim.errors import UnknownName
 from sim.progression import ProgressionSpec
+from sim.rng import Streams
 from sim.stats import Stats
 
 
@@ -127,9 +128,27 @@ class Game(ABC):
         strategy: Any,
         progression: ProgressionSpec,
         rounds: int,
-        seed: np.random.SeedSequence,
+        seed: Streams | np.random.SeedSequence,
     ) -> Stats:
-        """Play ``rounds`` rounds and return their statistics."""
+        """Play ``rounds`` rounds and return their statistics.
+
+        ``seed``: the chunk's :class:`~sim.rng.Streams` (the cards, shared by every strategy
+        of the pack, and the strategy's own stream); a plain SeedSequence stands for both
+        (:func:`sim.rng.streams`).
+        """
+
+    def pack_key(self, rules: Any) -> str:
+        """What decides the cards a variant deals: variants with the same key share their
+        shuffles (common random numbers). By default all the rules, so variants differ; a
+        game names the fields that decide its pack. A rule naming a file counts by the file's
+        name, not its folder, so a run gives the same numbers from any checkout."""
+        values = []
+        for f in dataclasses.fields(rules):
+            value = getattr(rules, f.name)
+            if f.name in self.file_rules and isinstance(value, str):
+                value = Path(value).name
+            values.append(f"{f.name}={value!r}")
+        return f"{type(rules).__name__}({', '.join(values)})"
 
     def check(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> None:
         """Play a round or two on the reference path so a broken strategy fails before a run."""

@@ -30,7 +30,7 @@ from sim.games.bonus.terms import (
 )
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
 from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = [
@@ -108,7 +108,8 @@ class BonusGame(Game):
         grid = grid_for(rules)
         table = table_of(strategy, grid)
         if table is None:
-            return simulate_reference(grid, strategy, rounds, generator(seed))
+            return simulate_reference(grid, strategy, rounds, strategy_generator(seed),
+                                      kernel_state(seed))
         return player_stats(grid, *walk_table(grid, table, rounds, kernel_state(seed)))
 
     def check(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec) -> None:
@@ -119,6 +120,11 @@ class BonusGame(Game):
         except ValueError as exc:
             raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
         simulate_reference(grid, strategy, 2, generator(np.random.SeedSequence(0)))
+
+    def pack_key(self, rules: BonusRules) -> str:
+        """What decides the spins: the games played (a uniform per bet picks the outcome of
+        the game bet on), so terms that differ only in wagering, caps or match share them."""
+        return f"games={rules.games}"
 
     def engine_path(self, rules: BonusRules, strategy: Any) -> str:
         return "kernel" if hasattr(strategy, "bonus_table") or tabulate(

@@ -5,6 +5,10 @@ players differ in length by orders of magnitude, so numpy cannot step a populati
 without wasting most of its work on finished players; the walk is a numba kernel with the
 generator in local variables (:mod:`sim.xoshiro`). Outcomes are drawn by inverse CDF of one
 uniform per bet on both paths, so given the same uniforms the two paths play the same bets.
+
+Common random numbers: player i's spins come from a generator started afresh for that player
+from the chunk's key and i (:func:`~sim.xoshiro.round_state`), so spin n of player i is the same
+for every policy and on both paths, however long the players before played.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from sim.games.bonus.grid import (
 )
 from sim.games.bonus.terms import REAL_PHASE, BonusBet, BonusView
 from sim.stats import Stats
-from sim.xoshiro import _next
+from sim.xoshiro import _next, next_key, raw_outputs, round_state, round_state_of
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
@@ -51,12 +55,13 @@ def _walk(prm, start_phase, start_balance, returns, cdf, nout, cw, stake, game, 
     W, bmax, max_bets = prm[5], prm[6], prm[8]
     per_bet = stake.shape[0] > 1
     given = uniforms.shape[0] > 0
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    k0, k1, k2, k3 = state[0], state[1], state[2], state[3]
     payout = np.empty(players, dtype=np.int64)
     staked = np.empty(players, dtype=np.int64)
     bets = np.empty(players, dtype=np.int64)
     ends = np.empty(players, dtype=np.int8)
     for i in range(players):
+        s0, s1, s2, s3 = round_state(k0, k1, k2, k3, i)  # player i's spins, whoever plays
         p, b, w, n, total = start_phase, start_balance, W, 0, 0
         while True:
             if w == 0:
@@ -90,7 +95,7 @@ def _walk(prm, start_phase, start_balance, returns, cdf, nout, cw, stake, game, 
             n += 1
             total += s
         payout[i], staked[i], bets[i], ends[i] = pay, total, n, e
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    state[0], state[1], state[2], state[3] = next_key(k0, k1, k2, k3)
     return payout, staked, bets, ends
 
 
@@ -184,9 +189,28 @@ def play_player(grid: Grid, strategy: Any, rng: np.random.Generator,
         total += s
 
 
-def simulate_reference(grid: Grid, strategy: Any, players: int, rng: np.random.Generator
-                       ) -> Stats:
-    """Statistics of ``players`` players on the reference path (any strategy)."""
-    rows = np.array([play_player(grid, strategy, rng) for _ in range(players)],
+class Spins:
+    """Player ``player``'s uniforms, in order, as the compiled walk draws them from ``key``
+    (the kernel's 4-word state): ``spins[n]`` is the n-th."""
+
+    def __init__(self, key: np.ndarray, player: int) -> None:
+        self.state = round_state_of(np.asarray(key, dtype=np.uint64), player)
+        self.drawn: list[float] = []
+
+    def __getitem__(self, n: int) -> float:
+        while len(self.drawn) <= n:  # the stream's outputs in order, 64 at a time
+            x = raw_outputs(64, self.state)
+            self.drawn.extend(((x >> np.uint64(11)).astype(np.float64) * _TO_UNIT).tolist())
+        return self.drawn[n]
+
+
+def simulate_reference(grid: Grid, strategy: Any, players: int, rng: np.random.Generator,
+                       key: np.ndarray | None = None) -> Stats:
+    """Statistics of ``players`` players on the reference path (any strategy): the strategy
+    draws from ``rng``; the spins come from ``key`` (the kernel's state: the compiled walk's
+    spins player by player), by default drawn from ``rng``."""
+    if key is None:
+        key = rng.integers(0, 2 ** 64, size=4, dtype=np.uint64)
+    rows = np.array([play_player(grid, strategy, rng, Spins(key, i)) for i in range(players)],
                     dtype=np.int64).reshape(-1, 4)
     return player_stats(grid, rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3])

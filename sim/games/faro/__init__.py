@@ -35,8 +35,9 @@ from sim.games.faro.rules import (
 )
 from sim.games.faro.tabulate import tabulate
 from sim.progression import ProgressionSpec, ProgressionState
-from sim.rng import generator, kernel_state
+from sim.rng import kernel_state, strategy_generator
 from sim.stats import Stats
+from sim.xoshiro import shuffle_in_place
 
 __all__ = [
     "GAME", "BetOdds", "CallTurnBet", "DealResult", "FaroBet", "FaroGame", "FaroRules",
@@ -71,16 +72,28 @@ class FaroGame(Game):
 
     def simulate_reference(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
                            rounds: int, seed: np.random.SeedSequence) -> Stats:
-        """Play on the reference path (any Python strategy)."""
-        rng = generator(seed)
-        pack = rules.pack_ranks()
-        state = ProgressionState(progression)
+        """Play on the reference path (any Python strategy).
+
+        The deals are shuffled as the kernel shuffles them (the same xoshiro stream from the
+        cards' seed, each deal's order shuffled from the last), so a table strategy meets the
+        kernel's deals one for one; the strategy draws from its own stream.
+        """
+        rng = strategy_generator(seed)
+        state = kernel_state(seed)
+        order = rules.pack_ranks()
+        progress = ProgressionState(progression)
         stats = Stats()
         for _ in range(rounds):
-            deal = play_deal(rng.permutation(pack), rules, strategy, state, rng)
+            shuffle_in_place(order, state)
+            deal = play_deal(order.copy(), rules, strategy, progress, rng)
             stats.add_round(deal.net, deal.initial, deal.wagered,
                             {"splits": deal.splits, "decisions": deal.decisions})
         return stats
+
+    def pack_key(self, rules: FaroRules) -> str:
+        """Faro, stuss and old pharo with or without the soda burn deal the same shuffles
+        wherever the pack is the same: only its packs, ranks and suits decide it."""
+        return f"packs={rules.packs} ranks={rules.ranks} suits={rules.suits}"
 
     def engine_path(self, rules: FaroRules, strategy: Any) -> str:
         return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"

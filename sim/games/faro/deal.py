@@ -110,6 +110,10 @@ def play_deal(
 ) -> DealResult:
     """Play one deal of the shuffled ranks ``order`` with ``strategy``.
 
+    The turns are dealt from the start of ``order``; under the soda rule the soda (the top
+    card, shown before the first turn) is its last entry, so that a deal with the soda burn
+    and one without, from the same shuffle, play the same turns (common random numbers).
+
     Before each turn the strategy names every bet it has on the layout for that turn (a bet
     left standing is named again). Stakes are the bets' units times the progression's unit at
     the start of the turn; the progression then moves with each decided bet, in the order the
@@ -120,9 +124,10 @@ def play_deal(
         remaining[r] += 1
     cards = order.tolist()
     pos = 0
-    if rules.soda:
-        remaining[cards[0]] -= 1
-        pos = 1
+    shown = 0
+    if rules.soda:  # the soda is the order's last entry, as in the kernel (common turns)
+        remaining[cards[-1]] -= 1
+        shown = 1
     result = DealResult(initial=progression.unit)
     ledger = Ledger()
     last: tuple[int, int] | None = None
@@ -131,7 +136,7 @@ def play_deal(
     for turn in range(n_turns):
         loser, winner = cards[pos], cards[pos + 1]
         void = rules.last_winner_void and turn == n_turns - 1
-        cards_left = len(cards) - pos
+        cards_left = len(cards) - pos - shown
         view = FaroView(
             turn=turn, turns=n_turns, remaining=tuple(remaining), cards_left=cards_left,
             last_turn=last, winner_void=void, can_call_turn=cards_left == 3,

@@ -154,14 +154,13 @@ def _play_deal(order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_
     for i in range(base_covered.shape[0]):
         counts[i] = base_covered[i]
     pos = 0
-    if soda:
-        r = order[0]
+    if soda:  # the soda is the order's last entry (see simulate_table)
+        r = order[order.shape[0] - 1]
         if fast:
             counts[r] -= 1
         else:
             for i in range(slot_start[r], slot_start[r + 1]):
                 counts[slot_flat[i]] -= 1
-        pos = 1
     void_turn = n_turns - 1 if last_winner_void != 0 else -1
     net = 0.0
     wagered = 0.0
@@ -323,8 +322,7 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
             counts[r] = base[r]
         pos = 0
         if soda:
-            counts[order[0]] -= 1
-            pos = 1
+            counts[order[n - 1]] -= 1
         net = 0.0
         wagered = 0.0
         splits = 0
@@ -479,7 +477,17 @@ def simulate_table(
     deals: int,
     state: np.ndarray,
 ) -> Stats:
-    """Play ``deals`` deals on the kernel, advancing the xoshiro ``state`` in place."""
+    """Play ``deals`` deals on the kernel, advancing the xoshiro ``state`` in place.
+
+    Common random numbers need no per-deal re-seed here: every deal shuffles the whole pack
+    (n - 1 bounded draws, the last deal's order shuffled again), whatever the table bets, so
+    deal i of a chunk is the same shuffle for every strategy and every variant dealing the
+    same pack (faro or stuss); tests check it. The soda (the top card, shown before the
+    first turn) is the order's *last* entry, the turns are dealt from its first: so a deal
+    with the soda burn and one without play the same turns, and their difference is measured
+    paired (with the soda first, every turn's two cards would change places between the two
+    and their nets would be anti-correlated).
+    """
     args = _kernel_args(rules, table, progression)
     if args[8]:  # fast: flat stakes on single ranks
         rule_i, rule_f, *_, rank_stakes, rank_sign, high, call, prog = args

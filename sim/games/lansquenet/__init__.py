@@ -62,7 +62,7 @@ from sim.games.lansquenet.rules import (
 )
 from sim.games.lansquenet.tabulate import tabulate
 from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = [
@@ -104,14 +104,20 @@ class LansquenetGame(Game):
     def simulate_reference(self, rules: LansquenetRules, strategy: Any,
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
-        """Play a session of ``rounds`` banks on the reference path (any Python strategy)."""
-        rng = generator(seed)
-        session = Session(rules, strategy, progression, RandomPacks(rules, rng), rng)
+        """Play a session of ``rounds`` banks on the reference path (any Python strategy):
+        the packs the kernel deals from the same seed, the strategy on its own stream."""
+        packs = RandomPacks(rules, kernel_state(seed))
+        session = Session(rules, strategy, progression, packs, strategy_generator(seed))
         stats = Stats()
         for _ in range(rounds):
             bank = session.play_bank()
             stats.add_round(-bank.result, bank.opening, bank.wagered, bank.counters())
         return stats
+
+    def pack_key(self, rules: LansquenetRules) -> str:
+        """The pack alone: variants of the same pack (reshuffled each coup or each bank, any
+        seats, stakes or jumelle rule) deal each bank's first pack alike."""
+        return f"packs={rules.packs} ranks={rules.ranks} suits={rules.suits}"
 
     def engine_path(self, rules: LansquenetRules, strategy: Any) -> str:
         return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"

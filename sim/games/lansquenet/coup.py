@@ -31,6 +31,7 @@ from sim.games.lansquenet.rules import (
 )
 from sim.ledger import Ledger
 from sim.progression import ProgressionSpec, ProgressionState
+from sim.xoshiro import lazy_order, round_state_of
 
 BANK, STAKES = "bank", "stakes"
 RUN_CAP = 40  # run-length histogram: runs 0..RUN_CAP-1 one by one, then "RUN_CAP or more"
@@ -56,6 +57,12 @@ def stack(order: list[int], series: Iterable[int]) -> list[int]:
     return series + rest
 
 
+# Packs a bank may take before its packs' keys run into the next bank's (common random
+# numbers, :class:`RandomPacks`): a bank takes a pack per coup at most, and 2**20 coups in one
+# bank would need 2**20 wins in a row.
+PACK_SLOTS = 1 << 20
+
+
 class Deck:
     """The pack being dealt: its order and how many cards are gone."""
 
@@ -74,23 +81,50 @@ class Deck:
 
 
 class RandomPacks:
-    """Fresh packs shuffled by the engine's generator."""
+    """Fresh packs dealt as the kernel deals them (common random numbers).
 
-    def __init__(self, rules: LansquenetRules, rng: np.random.Generator) -> None:
+    Pack j of bank i is dealt from the generator state ``round_state(key, PACK_SLOTS x i +
+    j)`` in the order lazy draws take its cards (:func:`~sim.xoshiro.lazy_order`), so a
+    bank meets the kernel's cards, and every strategy's, card for card. ``source`` is the
+    chunk's 4-word key (:func:`sim.rng.kernel_state`) or a generator the key is drawn from.
+    """
+
+    def __init__(self, rules: LansquenetRules, source: np.ndarray | np.random.Generator
+                 ) -> None:
         self.pack = rules.pack_ranks()
-        self.rng = rng
+        if isinstance(source, np.random.Generator):
+            source = source.integers(0, 2 ** 64, size=4, dtype=np.uint64)
+        self.key = np.asarray(source, dtype=np.uint64)
+        self.bank = -1
+        self._index = 0
+
+    def begin_bank(self) -> None:
+        """A bank starts: its packs are keyed by its index."""
+        self.bank += 1
+        self._index = self.bank * PACK_SLOTS
+
+    def _state(self) -> np.ndarray:
+        state = round_state_of(self.key, self._index)
+        self._index += 1
+        return state
 
     def fresh(self) -> list[int]:
-        return self.rng.permutation(self.pack).tolist()
+        return lazy_order(self.pack, self._state()).tolist()
 
     def fresh_stacked(self, series: tuple[int, ...]) -> list[int]:
         """``series`` on top of the rest of the pack, shuffled. (Taking the first cards of
         each rank out of a shuffled pack would not do: the cards left of those ranks would
-        lie deeper than chance puts them.)"""
-        rest = list(self.pack)
-        for r in series:
-            rest.remove(r)
-        return list(series) + self.rng.permutation(np.array(rest, dtype=np.int8)).tolist()
+        lie deeper than chance puts them.) The rest keeps the kernel's order: the series'
+        cards taken from the top of the fresh pack."""
+        need = list(series)
+        rest_from_top = []
+        for r in reversed(self.pack.tolist()):
+            if r in need:
+                need.remove(r)
+            else:
+                rest_from_top.append(r)
+        rest = np.array(rest_from_top[::-1], dtype=self.pack.dtype)
+        return list(series) + lazy_order(rest, self._state()).tolist()
 
 
 class GivenPacks:
@@ -290,6 +324,9 @@ class Session:
         rules, led = self.rules, self.ledger
         seat = self.banker
         before = [led.balance(seat_account(s)) for s in range(rules.seats)]
+        begin = getattr(self.packs, "begin_bank", None)
+        if begin is not None:  # packs keyed by bank (common random numbers)
+            begin()
         opening, series = self._open(seat)
         out = BankResult(banker=seat, opening=opening, stacked=bool(series))
         shares = rules.pool_shares

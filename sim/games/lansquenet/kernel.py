@@ -8,7 +8,8 @@ moving the seat's opening stake with its banks' results).
 
 Cards are drawn lazily: the pack is an array whose first ``rem`` entries are the cards not yet
 dealt; a draw picks one of them uniformly (xoshiro256** with its state in local variables) and
-swaps it to the end, so a coup costs its few draws and a fresh pack costs nothing (``rem = n``).
+swaps it to the end, so a coup costs its few draws and a fresh pack only its copy and a
+re-seed (the pack in its fresh order, the generator from :func:`~sim.xoshiro.round_state`).
 Given packs (tests: the same orders as the reference path) are stored reversed and drawn from
 the end. The kernel plays the same rules as :mod:`sim.games.lansquenet.coup`, and tests compare
 the two bank by bank.
@@ -44,11 +45,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.games.lansquenet.coup import RUN_CAP
+from sim.games.lansquenet.coup import PACK_SLOTS, RUN_CAP
 from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
 from sim.progression import ProgressionSpec, advance
 from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded
+from sim.xoshiro import _bounded, next_key, round_state
 
 HIST_STEP = 8  # the histogram of the table's net per bank: steps of 1/8 unit ...
 HIST_UNITS = 4096  # ... clipped at +-4096 units
@@ -123,7 +124,13 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     carried), and where ``nets`` has room the net of each bank seat 0 opens is written there.
     """
     pk, pbase, pcap, pwins = prog
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    # Common random numbers: each fresh pack starts the generator afresh from the chunk's
+    # key and the index PACK_SLOTS x bank + the pack's index within the bank, and from the
+    # pack in its fresh order, so bank i deals the same packs to every strategy however many
+    # cards the banks before it took.
+    k0, k1, k2, k3 = state[0], state[1], state[2], state[3]
+    s0, s1, s2, s3 = k0, k1, k2, k3
+    refresh = 0
     n = pack.shape[0]
     arr = pack.copy()
     buf = np.empty(n, dtype=pack.dtype)
@@ -164,6 +171,11 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
         opening = carry if (bk_carry[b] and carry > 0.0) else units[b]
         if given:  # a call per bank costs the reference counts of its arrays
             row = _fresh(arr, orders, row)
+        else:
+            for i in range(n):
+                arr[i] = pack[i]
+            refresh = banks * PACK_SLOTS
+            s0, s1, s2, s3 = round_state(k0, k1, k2, k3, refresh)
         rem = n
         stacked = portee_start[b + 1] - portee_start[b]
         if stacked > 0:
@@ -195,6 +207,11 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
             if rem == 0 or (coup_reshuffle and not first):
                 if given:
                     row = _fresh(arr, orders, row)
+                else:
+                    for i in range(n):
+                        arr[i] = pack[i]
+                    refresh += 1
+                    s0, s1, s2, s3 = round_state(k0, k1, k2, k3, refresh)
                 rem = n
                 stacked = 0
             first = False
@@ -297,7 +314,7 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
             rec[9] = run
             rec[10] = ended
         banks += 1
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    state[0], state[1], state[2], state[3] = next_key(k0, k1, k2, k3)
     totals = (t_coups, t_voids, t_jumelles, t_wins, t_losses, t_run, t_pass, t_forced, t_stacked)
     for k in range(len(totals)):
         counters[k] = totals[k]

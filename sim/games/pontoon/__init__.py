@@ -26,7 +26,7 @@ from sim.games.pontoon.rules import PRESETS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, ShownHand, StakeView
 from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, streams
 from sim.stats import Stats
 
 __all__ = [
@@ -100,7 +100,7 @@ class PontoonGame(Game):
         _check_progression(progression)
         # The cards as the kernel deals them (keyed by the seed); the strategy's own draws
         # from a stream of its own.
-        rng = generator(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1)))
+        rng = generator(streams(seed).strategy)
         player, banker = seating_of(strategy)
         session = Session(rules, player, banker, RandomCards(rules, kernel_state(seed)))
         stats = Stats()
@@ -112,6 +112,12 @@ class PontoonGame(Game):
     def rounds_independent(self, rules: PontoonRules) -> bool:
         # Without a reshuffle every deal, the next deal is dealt from what this one left.
         return rules.infinite_deck or rules.reshuffle == "every-deal"
+
+    def pack_key(self, rules: PontoonRules) -> str:
+        """Variants that deal the same pack to the same seats share their shuffles, whatever
+        they pay or allow (ties, pontoon odds, buying): the pack and the seats decide it."""
+        return (f"packs={rules.packs} ranks={rules.ranks} suits={rules.suits} "
+                f"infinite_deck={rules.infinite_deck} players={rules.players}")
 
     def engine_path(self, rules: PontoonRules, strategy: Any) -> str:
         if rules.players == 1 and self._tables(rules, strategy) is not None:

@@ -52,7 +52,7 @@ from sim.games.scratchcard.table import (
 )
 from sim.games.scratchcard.tabulate import tabulate
 from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = [
@@ -127,8 +127,9 @@ class ScratchcardGame(Game):
         _check_progression(progression)
         plan = plan_of(strategy, rules)
         if plan is not None:
-            return simulate_plan(rules, plan, rounds, generator(seed))
-        return simulate_reference(rules, strategy, rounds, generator(seed))
+            return simulate_plan(rules, plan, rounds, kernel_state(seed))
+        return simulate_reference(rules, strategy, rounds, strategy_generator(seed),
+                                  kernel_state(seed))
 
     def check(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec) -> None:
         _check_progression(progression)
@@ -139,6 +140,14 @@ class ScratchcardGame(Game):
             except ValueError as exc:
                 raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
         simulate_reference(rules, strategy, 2, generator(np.random.SeedSequence(0)))
+
+    def pack_key(self, rules: ScratchRules) -> str:
+        """What decides the tickets: the game's pool (its table, mode and claims), not the
+        session limit; a file by its name, not its folder (the same numbers from any
+        checkout)."""
+        return (f"table={Path(rules.table).name} mode={rules.mode} "
+                f"claims={Path(rules.claims).name} sold={rules.tickets_sold} "
+                f"estimator={rules.estimator}")
 
     def engine_path(self, rules: ScratchRules, strategy: Any) -> str:
         return "numpy" if plan_of(strategy, rules) is not None else "reference"
@@ -174,7 +183,7 @@ class ScratchcardGame(Game):
         if plan is None:
             return None
         pool = rules.pool()
-        net_u, _, _ = play_plan(pool, plan, sessions * rounds, generator(seed))
+        net_u, _, _ = play_plan(pool, plan, sessions * rounds, kernel_state(seed))
         return (net_u * float(plan_grid(pool, plan).step)).reshape(sessions, rounds)
 
     def round_law(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec

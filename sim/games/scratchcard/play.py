@@ -6,10 +6,17 @@ vectorised path plays many sessions at once in blocks of tickets; the plan's sto
 to each block with cumulative sums (:func:`settle`). The reference path asks the strategy
 before each purchase. Money is counted in whole units of the table's grid, so both paths stop
 at exactly the same tickets.
+
+Common random numbers: ticket j of session i is drawn from a number that depends on the chunk's
+key, i and j alone (:class:`TicketStream`, counter-based), never on how many tickets were drawn
+before it. So every strategy, on either path, meets the same tickets in session i: a plan that
+stops early simply sees fewer of them. On a printed pool each session draws from its own full
+print run, so its tickets are the same too, as long as the sessions have bought alike.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,6 +25,7 @@ from sim.errors import IllegalActionError, StrategyFailedError
 from sim.games.scratchcard.exact import PlanGrid, money_grid, plan_grid
 from sim.games.scratchcard.rules import Pool, ScratchPlan, ScratchRules, ScratchView
 from sim.stats import SUM_FIELDS, Stats
+from sim.xoshiro import ticket_picks, ticket_uniforms
 
 BLOCK = 64           # tickets drawn per session at a time after the first purchase
 CELLS = 1 << 21      # sessions x tickets held at once
@@ -60,30 +68,69 @@ def settle(gains: np.ndarray, net0: np.ndarray, bought: int, plan: ScratchPlan, 
     return stopped, last, running
 
 
-def _draw_online(pool: Pool, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+@dataclass(frozen=True)
+class TicketStream:
+    """The numbers of a chunk's tickets, by (session, ticket): counter-based, so a session's
+    tickets are the same whoever buys them and however many were bought before."""
+
+    key: int
+
+    @classmethod
+    def of(cls, source: TicketStream | np.random.Generator | np.ndarray | int) -> TicketStream:
+        """From a stream, a generator (a key drawn from it), the kernel's 4-word state (its
+        first word) or a key."""
+        if isinstance(source, TicketStream):
+            return source
+        if isinstance(source, np.random.Generator):
+            return cls(int(source.integers(0, 2 ** 64, dtype=np.uint64)))
+        return cls(int(np.asarray(source, dtype=np.uint64).ravel()[0]))
+
+    def uniforms(self, rows: np.ndarray, col0: int, cols: int) -> np.ndarray:
+        """Uniforms of tickets ``col0 ..`` of sessions ``rows`` (one row each)."""
+        return ticket_uniforms(np.uint64(self.key), np.asarray(rows, dtype=np.int64), col0, cols)
+
+    def picks(self, rows: np.ndarray, col: int, bounds: np.ndarray) -> np.ndarray:
+        """For ticket ``col`` of sessions ``rows``, uniform integers below ``bounds``."""
+        return ticket_picks(np.uint64(self.key), np.asarray(rows, dtype=np.int64), col,
+                            np.asarray(bounds, dtype=np.int64))
+
+
+def _rows(rows: int | np.ndarray) -> np.ndarray:
+    return np.arange(rows) if np.ndim(rows) == 0 else np.asarray(rows)
+
+
+def _draw_online(pool: Pool, source: Any, rows: int | np.ndarray, cols: int, col0: int = 0
+                 ) -> np.ndarray:
+    """Tiers of tickets ``col0 .. col0 + cols - 1`` of sessions ``rows`` (a count: 0..rows-1)."""
     cdf = np.cumsum(pool.probs)
-    tiers = np.searchsorted(cdf, rng.random((rows, cols)), side="right")
+    tiers = np.searchsorted(cdf, TicketStream.of(source).uniforms(_rows(rows), col0, cols),
+                            side="right")
     return np.minimum(tiers, len(cdf) - 1)
 
 
-def _draw_printed(pool: Pool, used: np.ndarray, rng: np.random.Generator, cols: int
-                  ) -> np.ndarray:
+def _draw_printed(pool: Pool, used: np.ndarray, source: Any, cols: int,
+                  rows: np.ndarray | None = None, col0: int = 0) -> np.ndarray:
     """``cols`` tickets per row without replacement from the pool less each row's ``used``."""
-    rows = used.shape[0]
-    tiers = np.empty((rows, cols), dtype=np.int64)
-    ar = np.arange(rows)
+    stream = TicketStream.of(source)
+    sessions = _rows(used.shape[0] if rows is None else rows)
+    tiers = np.empty((used.shape[0], cols), dtype=np.int64)
+    ar = np.arange(used.shape[0])
     for j in range(cols):
         cum = np.cumsum(pool.counts - used, axis=1)
-        pick = rng.integers(0, cum[:, -1])
+        pick = stream.picks(sessions, col0 + j, cum[:, -1])
         tier = (cum <= pick[:, None]).sum(axis=1)
         used[ar, tier] += 1
         tiers[:, j] = tier
     return tiers
 
 
-def play_plan(pool: Pool, plan: ScratchPlan, sessions: int, rng: np.random.Generator
+def play_plan(pool: Pool, plan: ScratchPlan, sessions: int, source: Any
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play ``sessions`` sessions of a plan: (net in grid units, tickets, prize tickets)."""
+    """Play ``sessions`` sessions of a plan: (net in grid units, tickets, prize tickets).
+
+    ``source``: the tickets' :class:`TicketStream` (or what :meth:`TicketStream.of` takes).
+    """
+    stream = TicketStream.of(source)
     pg = plan_grid(pool, plan)
     gains_of = pg.units - pg.price
     loser = len(pool.values) - 1
@@ -98,9 +145,9 @@ def play_plan(pool: Pool, plan: ScratchPlan, sessions: int, rng: np.random.Gener
         while len(rows):
             cols = plan.first if bought == 0 else min(BLOCK, plan.max_tickets - bought)
             if pool.printed:
-                tiers = _draw_printed(pool, used, rng, cols)
+                tiers = _draw_printed(pool, used, stream, cols, rows, bought)
             else:
-                tiers = _draw_online(pool, rng, len(rows), cols)
+                tiers = _draw_online(pool, stream, rows, cols, bought)
             stopped, last, running = settle(gains_of[tiers], net[rows], bought, plan, pg)
             take = np.arange(cols)[None, :] <= last[:, None]
             ar = np.arange(len(rows))
@@ -114,11 +161,11 @@ def play_plan(pool: Pool, plan: ScratchPlan, sessions: int, rng: np.random.Gener
     return net, tickets, winners
 
 
-def simulate_plan(rules: ScratchRules, plan: ScratchPlan, sessions: int,
-                  rng: np.random.Generator) -> Stats:
-    """Statistics of ``sessions`` sessions of a plan (the vectorised path)."""
+def simulate_plan(rules: ScratchRules, plan: ScratchPlan, sessions: int, source: Any) -> Stats:
+    """Statistics of ``sessions`` sessions of a plan (the vectorised path; ``source`` as for
+    :func:`play_plan`)."""
     pool = rules.pool()
-    net_u, tickets, winners = play_plan(pool, plan, sessions, rng)
+    net_u, tickets, winners = play_plan(pool, plan, sessions, source)
     step = float(plan_grid(pool, plan).step)
     initial = np.full(sessions, plan.first * pool.price)
     counters = {"tickets": float(tickets.sum()), "prize_tickets": float(winners.sum())}
@@ -127,24 +174,34 @@ def simulate_plan(rules: ScratchRules, plan: ScratchPlan, sessions: int,
 
 # ----------------------------------------------------------------------- reference path
 class TicketSource:
-    """Tickets drawn one at a time for one session (without replacement when printed)."""
+    """Tickets drawn one at a time for session ``session`` (without replacement when printed),
+    the same tickets the vectorised path gives that session from the same stream."""
 
-    def __init__(self, pool: Pool, rng: np.random.Generator) -> None:
+    def __init__(self, pool: Pool, source: Any, session: int = 0) -> None:
         self.pool = pool
-        self.rng = rng
+        self.stream = TicketStream.of(source)
+        self.row = np.array([session], dtype=np.int64)
+        self.drawn = 0
         self.cdf = np.cumsum(pool.probs)
         self.left = pool.counts.copy() if pool.counts is not None else None
+        self._block = np.empty(0)  # an online card's next uniforms, drawn BLOCK at a time
 
     def tickets_left(self) -> int | None:
         return int(self.left.sum()) if self.left is not None else None
 
     def draw(self) -> int:
         """The tier of the next ticket."""
+        j = self.drawn
+        self.drawn += 1
         if self.left is None:
-            tier = int(np.searchsorted(self.cdf, self.rng.random(), side="right"))
+            if j % BLOCK == 0:  # counter-based: a block is the same numbers one at a time
+                self._block = self.stream.uniforms(self.row, j, BLOCK)[0]
+            u = float(self._block[j % BLOCK])
+            tier = int(np.searchsorted(self.cdf, u, side="right"))
             return min(tier, len(self.cdf) - 1)
         cum = np.cumsum(self.left)
-        tier = int((cum <= self.rng.integers(0, cum[-1])).sum())
+        pick = int(self.stream.picks(self.row, j, cum[-1:])[0])
+        tier = int((cum <= pick).sum())
         self.left[tier] -= 1
         return tier
 
@@ -154,7 +211,7 @@ def play_session(rules: ScratchRules, strategy: Any, rng: np.random.Generator,
     """One session on the reference path: (net, initial, wagered, tickets, prize tickets).
 
     ``source`` (anything with ``draw()`` and ``tickets_left()``) replaces the pool's tickets,
-    so tests can replay a given sequence.
+    so tests can replay a given sequence; without it the tickets come from ``rng``.
     """
     pool = rules.pool()
     step_, units, price = money_grid(pool)
@@ -197,11 +254,16 @@ def play_session(rules: ScratchRules, strategy: Any, rng: np.random.Generator,
 
 
 def simulate_reference(rules: ScratchRules, strategy: Any, sessions: int,
-                       rng: np.random.Generator) -> Stats:
-    """Statistics of ``sessions`` sessions on the reference path (any strategy)."""
+                       rng: np.random.Generator, ticket_source: Any = None) -> Stats:
+    """Statistics of ``sessions`` sessions on the reference path (any strategy): the
+    strategy draws from ``rng``, the tickets from ``ticket_source`` (a :class:`TicketStream`
+    or what it is made of; by default a key drawn from ``rng``)."""
+    pool = rules.pool()
+    stream = TicketStream.of(rng if ticket_source is None else ticket_source)
     stats = Stats()
-    for _ in range(sessions):
-        net, initial, wagered, tickets, prizes = play_session(rules, strategy, rng)
+    for i in range(sessions):
+        net, initial, wagered, tickets, prizes = play_session(
+            rules, strategy, rng, TicketSource(pool, stream, i))
         stats.add_round(net, initial, wagered, {"tickets": tickets, "prize_tickets": prizes})
     return stats
 
