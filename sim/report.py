@@ -110,8 +110,10 @@ def build(result: RunResult) -> pd.DataFrame:
                 row["z_mean_net"] = z_score(stats.mean_net, exact.mean_net,
                                             sd / math.sqrt(stats.rounds) if stats.rounds
                                             else math.nan)
-            row["path"], row["path_note"] = path_columns(
+            path, path_note = path_columns(
                 game.engine_path(variant.rules, strategy), variant.rules, strategy)
+            # No note is an empty cell, alike in CSV and Parquet.
+            row["path"], row["path_note"] = path, path_note or math.nan
             row.update(headline(
                 {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
                  "se_total": stderr_total, "se_total_exact": se_total_exact},

@@ -21,7 +21,7 @@ from sim.xoshiro import (
     bounded_integers,
     lazy_order,
     raw_outputs,
-    round_state_of,
+    round_states,
     shuffle_in_place,
     ticket_picks,
     ticket_uniforms,
@@ -72,19 +72,19 @@ def test_streams_are_keyed_by_pack_and_strategy_name():
 
 def test_round_state_is_a_fresh_stream_per_round():
     key = kernel_state(seed())
-    states = np.array([round_state_of(key, i) for i in range(1000)])
+    states = np.array([round_states(key, i) for i in range(1000)])
     assert len({tuple(s) for s in states.tolist()}) == 1000
     # Its outputs look uniform: the mean of the top bits of many rounds' first outputs.
-    first = np.array([raw_outputs(1, round_state_of(key, i))[0] for i in range(4000)])
+    first = np.array([raw_outputs(1, round_states(key, i))[0] for i in range(4000)])
     u = (first >> np.uint64(11)).astype(np.float64) / 2.0 ** 53
     assert abs(u.mean() - 0.5) < 4 * np.sqrt(1 / 12 / u.size)
-    assert (round_state_of(key, 7) == round_state_of(key, 7)).all()
+    assert (round_states(key, 7) == round_states(key, 7)).all()
 
 
 def test_lazy_order_deals_like_a_lazy_draw():
     """Its first k cards are those k lazy draws take (the kernels' draw), whatever k."""
     pack = np.repeat(np.arange(13, dtype=np.int8), 4)
-    state = round_state_of(kernel_state(seed()), 2)
+    state = round_states(kernel_state(seed()), 2)
     order = lazy_order(pack, state.copy())
     assert sorted(order.tolist()) == sorted(pack.tolist())
     arr, rem = pack.copy(), len(pack)

@@ -260,7 +260,7 @@ def _pontoon_reference(rules, player, banker, orders, deals):
         rows.append([deal.net, deal.initial, deal.wagered, seat.hands, seat.busts, seat.fives,
                      seat.pontoons, seat.splits, seat.buys, seat.burns, deal.banker_pontoon,
                      deal.banker_bust, deal.banker_five, deal.shuffle_next,
-                     deal.next_banker != deal.banker, deal.banker])
+                     deal.next_banker != deal.banker, deal.cycle_locked, deal.banker])
     return np.array(rows, dtype=float)
 
 

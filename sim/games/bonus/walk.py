@@ -33,7 +33,7 @@ from sim.games.bonus.grid import (
 )
 from sim.games.bonus.terms import REAL_PHASE, BonusBet, BonusView
 from sim.stats import Stats
-from sim.xoshiro import _next, next_key, raw_outputs, round_state, round_state_of
+from sim.xoshiro import _next, next_key, raw_outputs, round_state, round_states
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
@@ -194,7 +194,7 @@ class Spins:
     (the kernel's 4-word state): ``spins[n]`` is the n-th."""
 
     def __init__(self, key: np.ndarray, player: int) -> None:
-        self.state = round_state_of(np.asarray(key, dtype=np.uint64), player)
+        self.state = round_states(np.asarray(key, dtype=np.uint64), player)
         self.drawn: list[float] = []
 
     def __getitem__(self, n: int) -> float:

@@ -31,7 +31,7 @@ from sim.games.lansquenet.rules import (
 )
 from sim.ledger import Ledger
 from sim.progression import ProgressionSpec, ProgressionState
-from sim.xoshiro import lazy_order, round_state_of
+from sim.xoshiro import lazy_order, round_states
 
 BANK, STAKES = "bank", "stakes"
 RUN_CAP = 40  # run-length histogram: runs 0..RUN_CAP-1 one by one, then "RUN_CAP or more"
@@ -104,7 +104,7 @@ class RandomPacks:
         self._index = self.bank * PACK_SLOTS
 
     def _state(self) -> np.ndarray:
-        state = round_state_of(self.key, self._index)
+        state = round_states(self.key, self._index)
         self._index += 1
         return state
 
