@@ -28,11 +28,6 @@ def rank_of(codes: np.ndarray | int) -> np.ndarray | int:
     return codes // N_SUITS
 
 
-def suit_of(codes: np.ndarray | int) -> np.ndarray | int:
-    """Suit (0..3) of one code or of an array of codes."""
-    return codes % N_SUITS
-
-
 def card_name(code: int) -> str:
     """Two-character name, e.g. ``'Ks'`` for the king of spades."""
     return RANK_SYMBOLS[code // N_SUITS] + SUIT_SYMBOLS[code % N_SUITS]

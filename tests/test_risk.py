@@ -118,7 +118,7 @@ def test_faro_deal_law_against_every_order_of_small_packs():
         for strategy in (FlatRank(["A", "2"]), Copper("A")):
             values, probs = FARO.round_law(rules, strategy, FLAT)
             orders = np.array(sorted(set(itertools.permutations(rules.pack_ranks().tolist()))))
-            nets = play_ordered_deals(rules, strategy.kernel_table(rules), FLAT, orders)[:, 0]
+            nets = play_ordered_deals(rules, strategy.as_table(rules), FLAT, orders)[:, 0]
             seen, counts = np.unique(nets, return_counts=True)
             np.testing.assert_allclose(values, seen)
             np.testing.assert_allclose(probs, counts / len(orders), atol=1e-14)

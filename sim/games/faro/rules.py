@@ -83,10 +83,6 @@ class FaroRules(PackRules):
         """An odd card is left at the end (the hock, no action)."""
         return (self.n_cards - int(self.soda)) % 2 == 1
 
-    def winner_void(self, turn: int) -> bool:
-        """The winning card of ``turn`` is void (old pharo's last card)."""
-        return self.last_winner_void and turn == self.n_turns - 1
-
 
 PRESETS = {
     "faro": FaroRules(),
