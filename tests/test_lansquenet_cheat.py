@@ -15,7 +15,7 @@ from sim.games.lansquenet import (
     PRESETS,
     LansquenetRules,
     RandomPacks,
-    Session,
+    RoundTable,
     check_file,
     read_observed,
     run_length_chart,
@@ -39,7 +39,7 @@ def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
 def _table_log(rules, strategy, banks: int, seed: int) -> list[list[str]]:
     """The cards of every coup of a session, as a cards file's rows (with the bank)."""
     rng = np.random.default_rng(seed)
-    session = Session(rules, strategy, ProgressionSpec(), RandomPacks(rules, rng), rng, log=True)
+    session = RoundTable(rules, strategy, ProgressionSpec(), RandomPacks(rules, rng), rng, log=True)
     rows = []
     for b in range(banks):
         for coup in session.play_bank().log:

@@ -19,7 +19,7 @@ from sim.games.lansquenet import (
     Portee,
     PunterView,
     RandomPacks,
-    Session,
+    RoundTable,
     adapt_series,
     split_coups,
     stacked_wins,
@@ -62,7 +62,7 @@ def _orders(rules, n, seed=0):
 
 
 def _reference(rules, strategy, spec, orders, banks, log=False):
-    session = Session(rules, strategy, spec, GivenPacks(orders), np.random.default_rng(1),
+    session = RoundTable(rules, strategy, spec, GivenPacks(orders), np.random.default_rng(1),
                       log=log)
     return session, [session.play_bank() for _ in range(banks)]
 
@@ -73,7 +73,7 @@ def _reference(rules, strategy, spec, orders, banks, log=False):
 def test_kernel_equals_reference_bank_by_bank(variant, strategy, progression):
     rules = RULES[variant]
     try:
-        table = strategy.kernel_table(rules)
+        table = strategy.as_table(rules)
     except ValueError:  # the stripped pack lacks the portee's cards
         assert variant == "stripped" and strategy.name == "sharper"
         return
@@ -169,7 +169,7 @@ def test_a_sharper_wins_his_series_every_time():
 def test_pickling_and_views():
     for strategy in STRATEGIES:
         clone = pickle.loads(pickle.dumps(strategy))
-        assert clone.kernel_table(PRESETS["one-pack"]) == strategy.kernel_table(
+        assert clone.as_table(PRESETS["one-pack"]) == strategy.as_table(
             PRESETS["one-pack"])
     s = PassAfter(2, share=0.5)
     assert s.decide(OpenView(1, 5, 1.0, 0.0, "table", "bank"), None) == "open"
@@ -209,7 +209,7 @@ def test_illegal_actions_name_strategy_action_and_situation(action_for, why):
     strategy = _bad(action_for)
     with pytest.raises(IllegalActionError, match=why) as info:
         for _ in range(50):
-            Session(rules, strategy, FLAT, RandomPacks(rules, np.random.default_rng(0)),
+            RoundTable(rules, strategy, FLAT, RandomPacks(rules, np.random.default_rng(0)),
                     np.random.default_rng(0)).play_bank()
     assert "bad-one" in str(info.value) and "seat" in str(info.value)
 

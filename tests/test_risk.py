@@ -237,7 +237,7 @@ def test_lansquenet_bank_law_has_the_exact_mean():
                               ("sharper", {"adapt": True}, -8.0)):
         strategy = base.resolve("lansquenet", use, params, None)
         values, probs = LANSQUENET.round_law(rules, strategy, FLAT)
-        mean = -bank_value(rules, strategy.kernel_table(rules), 0).result
+        mean = -bank_value(rules, strategy.as_table(rules), 0).result
         assert values @ probs == pytest.approx(mean, abs=1e-12)
         if sure is not None:
             assert values.tolist() == [sure]
