@@ -41,6 +41,14 @@ NOT_A_TABLE = ("no exact value: the strategy is not a table the exact code can r
                "on the reference path)")
 
 
+def progression_unavailable(progression: ProgressionSpec) -> str:
+    """Why no exact value is given under ``progression``, in a reader's words."""
+    if progression.kind != FLAT:
+        return ("no exact value: a stake progression makes each round's stake depend on the "
+                "rounds before")
+    return "no exact value: the exact code does not reach this strategy under these rules"
+
+
 @dataclass(frozen=True)
 class ExactValue:
     """Exact expectations per round, in the same units as the simulation.
@@ -266,10 +274,7 @@ class Game(ABC, Generic[RulesT, TableT]):
     def exact_table_unavailable(self, rules: RulesT, table: TableT,
                                 progression: ProgressionSpec) -> str:
         """Why :meth:`exact_table` gives no value for this table."""
-        if progression.kind != FLAT:
-            return ("no exact value: a stake progression makes each round's stake depend on "
-                    "the rounds before")
-        return "no exact value: the exact code does not reach this strategy under these rules"
+        return progression_unavailable(progression)
 
     def not_offered(self, rules: RulesT, strategy: Any) -> str | None:
         """Why the variant does not offer what the strategy bets on (None: it is offered).
