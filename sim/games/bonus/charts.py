@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from sim.charts import _axes, legend_outside, save
 from sim.games.bonus import BonusRules, grid_for, policy_value
 from sim.games.bonus.dp import BonusValue
+from sim.games.bonus.players import Flat
 from sim.games.bonus.terms import PRESETS
 
 
@@ -33,8 +34,6 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
                 ax: Axes | None = None, optimal: Any | None = None) -> Figure:
     """Expected profit and P(complete) of a flat stake against its size, the naive value and
     (if given) an optimal policy's profit beside them."""
-    from strategies.bonus import Flat
-
     fig, ax = _axes(ax, (7.5, 4.2))
     stakes = _allowed(rules, stakes)
     values = [policy_value(rules, Flat(float(s))) for s in stakes]
