@@ -135,6 +135,7 @@ class Game(ABC, Generic[RulesT, TableT]):
     # the flat one at base 1 is bad input with this message.
     flat_stakes_only: str = ""
     check_rounds: int = 2  # rounds the reference path plays to check a strategy
+    fast_path: str = KERNEL  # what the report's path column calls the fast path ("numpy")
 
     def locate(self, rule: str, value: str, base_dir: Path) -> str:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
@@ -235,7 +236,7 @@ class Game(ABC, Generic[RulesT, TableT]):
         table, source = self.table_source(rules, strategy)
         if table is None or not self.kernel_plays(rules):
             return REFERENCE
-        return KERNEL_TABULATED if source == "tabulated" else KERNEL
+        return f"{self.fast_path} (tabulated)" if source == "tabulated" else self.fast_path
 
     def check(self, rules: RulesT, strategy: Any, progression: ProgressionSpec) -> None:
         """Build the strategy's table and play a round or two on the reference path, so that
