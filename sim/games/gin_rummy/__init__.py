@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
+from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.gin_rummy.exact import deadwood_counts, gin_probability
 from sim.games.gin_rummy.kernel import simulate_hands
 from sim.games.gin_rummy.melds import deadwood
@@ -34,8 +34,12 @@ __all__ = ["GAME", "PRESETS", "GinGame", "GinRules", "deadwood", "deadwood_count
            "gin_probability", "simulate_hands"]
 
 
-class GinGame(Game):
-    """Gin rummy: melds, deadwood and gin in the dealt hand."""
+class GinGame(Game[GinRules, GinRules]):
+    """Gin rummy: melds, deadwood and gin in the dealt hand.
+
+    No decision is scored (the round is the dealt hand), so whatever the strategy, its table
+    is the rules themselves and the kernel deals it.
+    """
 
     name = "gin_rummy"
     description = "Gin rummy: the dealt hand's deadwood and the chance of gin, exact and simulated"
@@ -45,8 +49,11 @@ class GinGame(Game):
     presets = PRESETS
     printed_tables = ("gin", "deadwood")
 
-    def simulate(self, rules: GinRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
+    def offered_table(self, rules: GinRules, strategy: Any) -> GinRules:
+        return rules
+
+    def simulate_table(self, rules: GinRules, table: GinRules, progression: ProgressionSpec,
+                       rounds: int, seed: np.random.SeedSequence) -> Stats:
         stats = simulate_hands(rules, rounds, kernel_state(seed))
         stats.counters["knock"] = float(sum(c for v, c in stats.net_hist.items()
                                             if v <= rules.knock_limit))
@@ -55,12 +62,10 @@ class GinGame(Game):
             rules.hand_size, rules.ranks, rules.suits)) * rounds
         return stats
 
-    def engine_path(self, rules: GinRules, strategy: Any) -> str:
-        return "kernel"
+    def check(self, rules: GinRules, strategy: Any, progression: ProgressionSpec) -> None:
+        self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
 
-    def exact(self, rules: GinRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
-        return None  # the mean deadwood has no exact value here; P(gin) has (exact_tables)
+    # exact: none. The mean deadwood has no exact value here; P(gin) has (exact_tables).
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         n = stats.rounds
