@@ -28,6 +28,7 @@ from sim.games.bonus.terms import (
     PlayedGame,
     played_game,
 )
+from sim.games.bonus.value import policy_value, table_of
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
 from sim.progression import ProgressionSpec
 from sim.rng import generator, kernel_state
@@ -41,40 +42,14 @@ __all__ = [
 TABLE_STAKES = (1.0, 5.0, 25.0, 100.0)
 
 
-def table_of(strategy: Any, grid: Grid) -> PolicyTable | None:
-    """The strategy as a policy table, or None (reference path only).
-
-    Raises:
-        ValueError: the policy asks for something the terms do not allow.
-    """
-    return GAME.table_of(grid.rules, strategy)
-
-
-_VALUES: dict[tuple, BonusValue] = {}
-
-
-def policy_value(rules: BonusRules, strategy: Any) -> BonusValue | None:
-    """The exact outcome of a policy under some terms (cached per process), or None."""
-    key_of = getattr(strategy, "key", None)
-    key = (rules, key_of()) if key_of is not None else None
-    if key is not None and key in _VALUES:
-        return _VALUES[key]
-    grid = grid_for(rules)
-    table = table_of(strategy, grid)
-    if table is None:
-        return None
-    value = evaluate(grid, table)
-    if key is not None:
-        if len(_VALUES) > 256:
-            _VALUES.clear()
-        _VALUES[key] = value
-    return value
-
-
 def _posterior_sd(k: float, n: int) -> float:
     # SD of a proportion under a uniform prior: never 0, close to the binomial SE when k is
     # large; the honest error bar when completions are rare (k = 0 included).
     return math.sqrt((k + 1) * (n - k + 1) / ((n + 2) ** 2 * (n + 3)))
+
+
+def _exact_value(value: BonusValue) -> ExactValue:
+    return ExactValue(value.expected_profit, value.deposit, value.mean_wagered, value.sd_payout)
 
 
 class BonusGame(Game[BonusRules, PolicyTable]):
@@ -92,10 +67,7 @@ class BonusGame(Game[BonusRules, PolicyTable]):
                         "stake progressions do not apply (leave progression out)")
 
     def offered_table(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
-        describe = getattr(strategy, "bonus_table", None)  # a policy reads the terms' grid
-        if describe is not None:
-            return describe(grid_for(rules))
-        return super().offered_table(rules, strategy)
+        return table_of(strategy, grid_for(rules))
 
     def simulate_table(self, rules: BonusRules, table: PolicyTable,
                        progression: ProgressionSpec, rounds: int,
@@ -116,11 +88,14 @@ class BonusGame(Game[BonusRules, PolicyTable]):
 
     def exact(self, rules: BonusRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
-        value = policy_value(rules, strategy)
+        value = policy_value(rules, strategy)  # an offered table's, cached per policy
         if value is None:
-            return None
-        return ExactValue(value.expected_profit, value.deposit, value.mean_wagered,
-                          value.sd_payout)
+            return super().exact(rules, strategy, progression)
+        return _exact_value(value)
+
+    def exact_table(self, rules: BonusRules, table: PolicyTable,
+                    progression: ProgressionSpec) -> ExactValue | None:
+        return _exact_value(evaluate(grid_for(rules), table))
 
     def exact_unavailable(self, rules: BonusRules, strategy: Any,
                           progression: ProgressionSpec) -> str:

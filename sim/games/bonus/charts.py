@@ -16,9 +16,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from sim.charts import _axes, legend_outside
-from sim.games.bonus import BonusRules, grid_for, policy_value
 from sim.games.bonus.dp import BonusValue
+from sim.games.bonus.grid import grid_for
 from sim.games.bonus.players import Flat
+from sim.games.bonus.terms import BonusRules
+from sim.games.bonus.value import policy_value
 
 
 def _allowed(rules: BonusRules, stakes: Sequence[float]) -> list[float]:
