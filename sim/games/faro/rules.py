@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.cards import N_RANKS, PackRules
+from sim.errors import RuleError
+from sim.validation import check_fields
 
 HIGH_CARD_PAIR_RULES = ("push", "lose-half")
 
@@ -66,11 +68,10 @@ class FaroRules(PackRules):
             ("suits", isinstance(self.suits, int) and not isinstance(self.suits, bool)
              and 1 <= self.suits <= 4, "an integer 1..4"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.n_cards - int(self.soda) < 3:
-            raise ValueError(f"ranks: a pack of {self.n_cards} cards is too small to deal")
+            raise RuleError("ranks", self.ranks,
+                            detail=f"a pack of {self.n_cards} cards is too small to deal")
 
     # ------------------------------------------------------------- the deal's shape
     @property

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.cards import N_RANKS, N_SUITS
+from sim.errors import RuleError
+from sim.validation import check_fields
 
 
 @dataclass(frozen=True)
@@ -38,13 +40,11 @@ class GinRules:
             ("ranks", whole(self.ranks) and 3 <= self.ranks <= N_RANKS, "3..13"),
             ("suits", whole(self.suits) and 1 <= self.suits <= N_SUITS, "1..4"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected an integer {expected}, "
-                                 f"got {getattr(self, name)!r}")
+        check_fields(self, [(name, ok, f"an integer {allowed}") for name, ok, allowed in checks])
         if self.hand_size > self.ranks * self.suits:
-            raise ValueError(f"hand_size: {self.hand_size} cards from a pack of "
-                             f"{self.ranks * self.suits}")
+            raise RuleError("hand_size", self.hand_size,
+                            detail=f"{self.hand_size} cards from a pack of "
+                            f"{self.ranks * self.suits}")
 
 
 # eleven cards: the hand after a draw; all eleven melding is "big gin" in some rules
