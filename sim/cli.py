@@ -249,7 +249,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
         for info in base.registered(name):
             if args.counts_cards and not info.counts_cards:
                 continue
-            item(info.name, info.description, base.parameters(info.factory))
+            marks = [m for m, on in (("counts cards", info.counts_cards),
+                                     ("uses its rng", info.stochastic)) if on]
+            text = info.description + (f" ({', '.join(marks)})" if marks else "")
+            item(info.name, text, base.parameters(info.factory))
     print("progressions (any game):")
     for name, cls in PROGRESSIONS.items():
         item(name, (cls.__doc__ or "").strip().splitlines()[0], base.parameters(cls))

@@ -121,7 +121,7 @@ VARIANTS = {
 
 
 def _small(rules: FaroRules, ranks: int, suits: int) -> FaroRules:
-    return dataclasses.replace(rules, ranks=ranks, suits=suits)
+    return dataclasses.replace(rules, rank_count=ranks, suits=suits)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -40,7 +40,7 @@ def enumerate_packs(rules: LansquenetRules, play) -> np.ndarray:
     distinct orderings: a depth-first walk that plays again with each choice of every pack
     asked for (a bank asks for a fresh pack after a void coup or an emptied pack). A stacked
     pack is its series on top of any ordering of the rest."""
-    totals = [int(c) for c in rules.rank_totals()[:rules.ranks]]
+    totals = [int(c) for c in rules.rank_totals()[:rules.rank_count]]
     orderings: dict[tuple[int, ...], list] = {}
     total = 0.0
     stack: list[tuple[int, ...]] = [()]
@@ -143,13 +143,13 @@ def test_full_pack_values():
 
 # ------------------------------------------------------------------ banks
 SMALL = {
-    "3x2": LansquenetRules(ranks=3, suits=2),
-    "2x3 banker-first whole": LansquenetRules(ranks=2, suits=3, first_card="banker",
+    "3x2": LansquenetRules(rank_count=3, suits=2),
+    "2x3 banker-first whole": LansquenetRules(rank_count=2, suits=3, first_card="banker",
                                               jumelle="whole"),
-    "2x2 three seats": LansquenetRules(ranks=2, suits=2, punters=2),
-    "2 packs of 2x1, pool": LansquenetRules(ranks=2, suits=1, packs=2, punters=2,
+    "2x2 three seats": LansquenetRules(rank_count=2, suits=2, punters=2),
+    "2 packs of 2x1, pool": LansquenetRules(rank_count=2, suits=1, packs=2, punters=2,
                                             pool=(0.5, 0.25, 0.25)),
-    "2x2 reshuffle each coup": LansquenetRules(ranks=2, suits=2, reshuffle="coup"),
+    "2x2 reshuffle each coup": LansquenetRules(rank_count=2, suits=2, reshuffle="coup"),
 }
 STRATEGIES = {
     "pass after 1": PassAfter(1),
@@ -230,7 +230,7 @@ def test_moment_chain_agrees_with_the_profile_chain_for_two_coups():
     for ranks, per_rank in ((13, 4), (5, 4), (4, 3), (6, 2)):
         exact, moments = profile_chain(ranks, per_rank, False), moment_chain(ranks, per_rank,
                                                                              False)
-        rules = LansquenetRules(ranks=ranks, suits=per_rank)
+        rules = LansquenetRules(rank_count=ranks, suits=per_rank)
         for k in (1, 2):
             table = full_cover_table(rules, BankerPolicy(pass_after=k))
             a, b = bank_value(rules, table, 0, exact), bank_value(rules, table, 0, moments)

@@ -113,8 +113,8 @@ def test_diffusion_agrees_with_small_steps_and_large_bankrolls():
 
 
 def test_faro_deal_law_against_every_order_of_small_packs():
-    for rules in (FaroRules(ranks=3, suits=2), FaroRules(ranks=2, suits=3, split_take=1.0),
-                  FaroRules(ranks=3, suits=2, soda=False, last_winner_void=True)):
+    for rules in (FaroRules(rank_count=3, suits=2), FaroRules(rank_count=2, suits=3, split_take=1.0),
+                  FaroRules(rank_count=3, suits=2, soda=False, last_winner_void=True)):
         for strategy in (FlatRank(["A", "2"]), Copper("A")):
             values, probs = FARO.round_law(rules, strategy, FLAT)
             orders = np.array(sorted(set(itertools.permutations(rules.pack_ranks().tolist()))))

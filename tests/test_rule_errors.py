@@ -33,7 +33,7 @@ def test_games_reject_a_bad_count_with_a_rule_error(game):
     g = get(game)
     preset = next(iter(g.presets))
     rules = g.presets[preset]
-    field = next(f for f in ("packs", "players", "punters", "ranks", "hand_size")
+    field = next(f for f in ("packs", "players", "punters", "rank_count", "hand_size")
                  if isinstance(getattr(rules, f, None), int))
     with pytest.raises(RuleError) as info:
         g.make_rules(preset, {field: -1})
@@ -41,9 +41,9 @@ def test_games_reject_a_bad_count_with_a_rule_error(game):
 
 
 def test_the_experiment_error_names_the_key_of_the_rule(tmp_path):
-    data = {"game": "faro", "rounds": 10, "variants": {"tiny": {"ranks": 2, "suits": 1}},
+    data = {"game": "faro", "rounds": 10, "variants": {"tiny": {"rank_count": 2, "suits": 1}},
             "strategies": [{"use": "flat-rank"}]}
     with pytest.raises(InputError) as info:
         experiment.from_dict(data, "x.toml", tmp_path)
-    assert "variants.tiny.ranks" in str(info.value)
+    assert "variants.tiny.rank_count" in str(info.value)
     assert "a pack of 2 cards is too small to deal" in str(info.value)

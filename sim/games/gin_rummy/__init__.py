@@ -59,7 +59,7 @@ class GinGame(Game[GinRules, GinRules]):
                                             if v <= rules.knock_limit))
         # Carried with the chunk's sums so that the report can set it beside the estimate.
         stats.counters["exact_gin"] = float(gin_probability(
-            rules.hand_size, rules.ranks, rules.suits)) * rounds
+            rules.hand_size, rules.rank_count, rules.suits)) * rounds
         return stats
 
     def check(self, rules: GinRules, strategy: Any, progression: ProgressionSpec) -> None:
@@ -92,8 +92,8 @@ class GinGame(Game[GinRules, GinRules]):
         each deadwood up to the knock limit, and of more (the hands that may knock at once).
         The counting walk's cost grows with the limit (about ten seconds for 10); the whole
         distribution is simulated (``deadwood.png`` of a run)."""
-        total = math.comb(rules.ranks * rules.suits, rules.hand_size)
-        p = gin_probability(rules.hand_size, rules.ranks, rules.suits)
+        total = math.comb(rules.rank_count * rules.suits, rules.hand_size)
+        p = gin_probability(rules.hand_size, rules.rank_count, rules.suits)
         gin = pd.DataFrame([{"cards": rules.hand_size, "hands": f"{total:,}",
                              "gin_hands": f"{int(p * total):,}",
                              "probability": f"{p.numerator}/{p.denominator}",
@@ -102,8 +102,8 @@ class GinGame(Game[GinRules, GinRules]):
 
     def _deadwood_rows(self, rules: GinRules) -> list[dict]:
         limit = rules.knock_limit
-        counts = deadwood_counts(rules.hand_size, rules.ranks, rules.suits, cap=limit + 1)
-        total = math.comb(rules.ranks * rules.suits, rules.hand_size)
+        counts = deadwood_counts(rules.hand_size, rules.rank_count, rules.suits, cap=limit + 1)
+        total = math.comb(rules.rank_count * rules.suits, rules.hand_size)
         rows = [{"deadwood": str(d), "hands": counts[d], "probability": counts[d] / total,
                  "one_in": total / counts[d] if counts[d] else math.inf}
                 for d in range(limit + 1)]

@@ -201,7 +201,7 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
         ("story"), and the check of the observed table named by ``rules.observed`` ("cheat")."""
         bets = []
         for packs in sorted({1, 2, 4, 6, 8, rules.packs}):
-            variant = LansquenetRules(packs=packs, ranks=rules.ranks, suits=rules.suits,
+            variant = LansquenetRules(packs=packs, rank_count=rules.rank_count, suits=rules.suits,
                                       first_card=rules.first_card)
             odds = coup_odds(tuple(int(c) for c in variant.rank_totals()), rules.banker_first)
             bets.append({"packs": packs, "jumelle": odds.jumelle, "banker_first": odds.banker,

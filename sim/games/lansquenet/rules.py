@@ -48,8 +48,8 @@ class LansquenetRules(PackRules):
         pool: the shares in which the seats put up each bank's opening stake and share in
             its result, counted from the banker to his left (``()``: the banker alone).
         packs: 52-card packs shuffled together (1..8).
-        ranks: the pack keeps the lowest ``ranks`` ranks (13: the full pack; fewer for exact
-            enumeration in tests).
+        rank_count: the pack keeps the lowest ``rank_count`` ranks (13: the full pack; fewer
+            for exact enumeration in tests).
         suits: the pack keeps this many suits.
         observed: a CSV of coups seen at a table played under these rules (``""``: none);
             ``houseedge exact`` reports how unlikely its longest run of banker wins is under
@@ -63,7 +63,7 @@ class LansquenetRules(PackRules):
     reshuffle: str = "bank"
     pool: tuple[float, ...] = ()
     packs: int = 1
-    ranks: int = N_RANKS
+    rank_count: int = N_RANKS
     suits: int = 4
     observed: str = ""
 
@@ -78,7 +78,8 @@ class LansquenetRules(PackRules):
             ("reshuffle", self.reshuffle in RESHUFFLE_RULES,
              " or ".join(repr(r) for r in RESHUFFLE_RULES)),
             ("packs", is_int(self.packs) and 1 <= self.packs <= 8, "an integer 1..8"),
-            ("ranks", is_int(self.ranks) and 2 <= self.ranks <= N_RANKS, "an integer 2..13"),
+            ("rank_count", is_int(self.rank_count) and 2 <= self.rank_count <= N_RANKS,
+             "an integer 2..13"),
             ("suits", is_int(self.suits) and 1 <= self.suits <= 4, "an integer 1..4"),
             ("observed", isinstance(self.observed, str), "a file path or \"\""),
         ]
