@@ -3,7 +3,7 @@
 Rules: :mod:`.rules`; hand arithmetic: :mod:`.hand`; what each person sees: :mod:`.views`;
 strategies as data: :mod:`.tables`, :mod:`.players`; the cards and the reference deal:
 :mod:`.pack`, :mod:`.reference`; the compiled kernel: :mod:`.kernel`; exact values:
-:mod:`.exact_finite` (the recursion: :mod:`.walk`, :mod:`.composition`,
+:mod:`.exact_deal` (the recursion: :mod:`.walk`, :mod:`.composition`,
 :mod:`.banker_odds`) and :mod:`.exact_infinite`; best responses: :mod:`.solver`; strategy
 charts: :mod:`.charts`.
 """
@@ -162,7 +162,7 @@ class PontoonGame(Game[PontoonRules, Tables]):
             return infinite_value(rules, *table)
         if rules.reshuffle == "every-deal":  # every deal is a first deal, whoever banks
             from sim.games.pontoon import independent
-            from sim.games.pontoon.exact_finite import first_deal_value
+            from sim.games.pontoon.exact_deal import first_deal_value
 
             # Several punters: only where their hands are valued one by one (in a fraction of
             # a second); walking whole deals of several seats mostly runs past its budget.
@@ -253,7 +253,7 @@ class PontoonGame(Game[PontoonRules, Tables]):
                           reference=True)]
 
     def bench_timings(self) -> list[BenchTiming]:
-        from sim.games.pontoon import exact_finite, solver
+        from sim.games.pontoon import exact_deal, solver
         from sim.games.pontoon.solver import best_player
 
         rules = PontoonRules()
@@ -264,9 +264,9 @@ class PontoonGame(Game[PontoonRules, Tables]):
 
         def timed(rules: PontoonRules, player: Any, banker: BankerTable) -> Any:
             def run() -> str | None:
-                exact_finite.clear_caches()
+                exact_deal.clear_caches()
                 table = player() if callable(player) else player
-                value = exact_finite.first_deal_value(rules, table, banker)
+                value = exact_deal.first_deal_value(rules, table, banker)
                 return None if value is None else f"edge {value.edge_per_initial_bet:+.4%}"
             return run
 
@@ -274,7 +274,7 @@ class PontoonGame(Game[PontoonRules, Tables]):
             return best_player(infinite, stand17).player
 
         def solve() -> str:
-            exact_finite.clear_caches()
+            exact_deal.clear_caches()
             solver.clear_cache()
             return f"edge {best_player(infinite, stand17).value.edge_per_initial_bet:+.4%}"
 

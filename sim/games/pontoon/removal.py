@@ -2,7 +2,7 @@
 
 The pack is shuffled only after a pontoon, so the cards seen since the shuffle tell a punter
 what is left. What they are worth is measured here exactly, by the finite-pack recursion
-(:func:`~sim.games.pontoon.exact_finite.deal_exact`) started from a given stock:
+(:func:`~sim.games.pontoon.exact_deal.deal_exact`) started from a given stock:
 
 * the **conditional value** ``V[r]`` of a deal given the punter's first card ``r``: his
   expected net per unit of initial stake, knowing ``r`` (what his stake decision rests on);
@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from sim.cards import RANK_SYMBOLS
-from sim.games.pontoon.exact_finite import DEFAULT_BUDGET, deal_exact
+from sim.games.pontoon.exact_deal import DEFAULT_BUDGET, deal_exact
 from sim.games.pontoon.pack import RandomCards
 from sim.games.pontoon.reference import Session
 from sim.games.pontoon.rules import PontoonRules
