@@ -22,7 +22,7 @@ PACKAGES = ("sim", "strategies")
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leaf", ("sim", "sim.errors", "sim.files", "sim.cards", "sim.progression", "sim.rng",
               "sim.xoshiro", "sim.stats", "sim.compiling", "sim.interrupt", "sim.jit",
-              "sim.ledger", "sim.headline")),
+              "sim.ledger", "sim.headline", "sim.memo")),
     ("charts", ("sim.charts",)),
     ("games", ("sim.games",)),
     ("strategies", ("strategies",)),

@@ -10,14 +10,13 @@ a balance below the stake is bet in full (rounded down to what the game allows).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from sim.games.bonus.dp import optimal_table
 from sim.games.bonus.grid import Grid, PolicyTable, grid_for
 from sim.games.bonus.policy import decide_by_rule, tabulate, view_state
 from sim.games.bonus.terms import BonusBet, BonusRules, BonusView
+from sim.memo import remember, table_cache
 
 DEFAULT_STAKES = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 
@@ -79,17 +78,14 @@ class RulePolicy:
         raise NotImplementedError
 
 
-_TABLES: dict[tuple, PolicyTable] = {}
+# Tables are cached per process on (terms, policy parameters), within a bound in bytes: a
+# worker builds each once while it plays that row's chunks.
+_TABLES = table_cache()
 
 
 def _table(grid: Grid, policy: RulePolicy) -> PolicyTable:
-    # Tables are cached per process on (terms, policy parameters): a worker builds each once.
-    key = (grid.rules, policy.key())
-    if key not in _TABLES:
-        if len(_TABLES) >= 32:
-            _TABLES.clear()
-        _TABLES[key] = tabulate(grid, policy, policy.name)
-    return _TABLES[key]
+    return remember(_TABLES, (grid.rules, policy.key()),
+                    lambda: tabulate(grid, policy, policy.name))
 
 
 class Flat(RulePolicy):
@@ -186,10 +182,10 @@ class SwitchGame(RulePolicy):
                    _units(grid, self.then_stake or self.stake, "then_stake"))
 
 
-@lru_cache(maxsize=16)
 def _optimal(rules: BonusRules, stakes: tuple[float, ...], games: tuple[int, ...] | None
              ) -> PolicyTable:
-    return optimal_table(grid_for(rules), stakes, games)
+    return remember(_TABLES, (rules, ("Optimal", stakes, games)),
+                    lambda: optimal_table(grid_for(rules), stakes, games))
 
 
 class Optimal:
