@@ -146,8 +146,8 @@ class GinGame(Game[GinRules, GinRules]):
             ax.plot(values, probs, drawstyle="steps-mid", color=f"C{i}",
                     label=f"{variant} (simulated)")
             r = rules[variant]
-            exact = deadwood_counts(r.hand_size, r.ranks, r.suits, cap=3)
-            total = math.comb(r.ranks * r.suits, r.hand_size)
+            exact = deadwood_counts(r.hand_size, r.rank_count, r.suits, cap=3)
+            total = math.comb(r.rank_count * r.suits, r.hand_size)
             ax.plot(range(3), np.array(exact[:3]) / total, "kx", ms=7,
                     label="exact" if i == 0 else None)
             ax.axvline(r.knock_limit + 0.5, color="grey", ls=":", lw=1)
