@@ -151,9 +151,9 @@ def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
     print(f"{'baseline':<12}{lines[0]['case']:<60}{_fmt_rate(base)} packs/s   1.00x")
     for name in game_names or games.names():
         for case in games.get(name).bench_cases():
-            if not reference and "reference" in case.label:
+            if not reference and case.reference:
                 continue
-            start = 200 if "reference" in case.label else 20_000
+            start = 200 if case.reference else 20_000
             rate = _rate(case.run, seconds, start)
             lines.append({"game": name, "case": case.label, "rate": rate, "unit": case.unit,
                           "ratio": rate / base})

@@ -28,11 +28,6 @@ def rank_of(codes: np.ndarray | int) -> np.ndarray | int:
     return codes // N_SUITS
 
 
-def suit_of(codes: np.ndarray | int) -> np.ndarray | int:
-    """Suit (0..3) of one code or of an array of codes."""
-    return codes % N_SUITS
-
-
 def card_name(code: int) -> str:
     """Two-character name, e.g. ``'Ks'`` for the king of spades."""
     return RANK_SYMBOLS[code // N_SUITS] + SUIT_SYMBOLS[code % N_SUITS]
@@ -97,19 +92,19 @@ def shuffled_packs(rng: np.random.Generator, pack: np.ndarray, n: int) -> np.nda
 
 
 class PackRules:
-    """Pack facts for a rules dataclass with ``packs``, ``ranks`` and ``suits`` fields.
+    """Pack facts for a rules dataclass with ``packs``, ``rank_count`` and ``suits`` fields.
 
-    The pack keeps the lowest ``ranks`` ranks and ``suits`` suits of each of ``packs`` packs
+    The pack keeps the lowest ``rank_count`` ranks and ``suits`` suits of each of ``packs`` packs
     (the full pack, several packs mixed, or a small stripped pack for exact enumeration).
     """
 
     packs: int
-    ranks: int
+    rank_count: int
     suits: int
 
     @property
     def n_cards(self) -> int:
-        return self.packs * self.ranks * self.suits
+        return self.packs * self.rank_count * self.suits
 
     @property
     def max_per_rank(self) -> int:
@@ -118,7 +113,7 @@ class PackRules:
 
     def pack(self) -> np.ndarray:
         """The card codes of one fresh pack."""
-        return make_pack(self.packs, range(self.ranks), self.suits)
+        return make_pack(self.packs, range(self.rank_count), self.suits)
 
     def pack_ranks(self) -> np.ndarray:
         """The ranks of a fresh pack's cards (for games that look at ranks only)."""

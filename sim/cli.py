@@ -1,4 +1,4 @@
-"""The command line: ``houseedge run | exact | report | charts | list | bench``.
+"""The command line: ``houseedge run | exact | report | charts | list | bench | study``.
 
 Bad input of any kind is one line on stderr and exit code 2, before anything is written.
 """
@@ -79,6 +79,15 @@ def _parser() -> argparse.ArgumentParser:
     listing = sub.add_parser("list", help="games, presets and strategies")
     listing.add_argument("--counts-cards", action="store_true",
                          help="only the strategies that remember cards already dealt")
+    from sim.studies import STUDIES
+
+    study = sub.add_parser("study", help="a worked study: strategy charts, effects of "
+                           "removal, shipped games' charts")
+    study.add_argument("name", choices=sorted(STUDIES), help="which study")
+    study.add_argument("--out", help="output folder (default: reports/<study>)")
+    study.add_argument("--deals", type=int, default=20_000,
+                       help="paired deals (pontoon-removal; 20,000: about a minute)")
+    study.add_argument("--seed", type=int, default=5, help="root seed (pontoon-removal)")
     bench = sub.add_parser("bench", help="rounds per second against a numpy baseline")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
@@ -256,10 +265,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
         for info in base.registered(name):
             if args.counts_cards and not info.counts_cards:
                 continue
-            item(info.name, info.description, base.parameters(info.factory))
+            marks = [m for m, on in (("counts cards", info.counts_cards),
+                                     ("uses its rng", info.stochastic)) if on]
+            text = info.description + (f" ({', '.join(marks)})" if marks else "")
+            item(info.name, text, base.parameters(info.factory))
     print("progressions (any game):")
     for name, cls in PROGRESSIONS.items():
         item(name, (cls.__doc__ or "").strip().splitlines()[0], base.parameters(cls))
+    return 0
+
+
+def _cmd_study(args: argparse.Namespace) -> int:
+    from sim import studies
+
+    for line in studies.run(args.name, args.out, args.deals, args.seed):
+        print(line)
     return 0
 
 
@@ -293,7 +313,7 @@ def _main(argv: Sequence[str] | None) -> int:
             args.overrides = [*args.overrides, *extra]
         command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
                    "bench": _cmd_bench, "report": _cmd_report,
-                   "charts": _cmd_charts}[args.command]
+                   "charts": _cmd_charts, "study": _cmd_study}[args.command]
         if not getattr(args, "quiet", False):
             from sim.compiling import announce
 

@@ -13,6 +13,30 @@ class InputError(Exception):
     """
 
 
+class RuleError(InputError, ValueError):
+    """A rule value the rules of a game do not allow.
+
+    It is a :class:`ValueError` too, so code that asks "are these rules valid?" can catch it
+    as such.
+
+    Attributes:
+        field: the rule (a field of the game's rules dataclass).
+        value: the value given.
+        allowed: what the rule allows, in words ("an integer 1..8").
+        detail: the message after the field's name (``"expected ..., got ..."`` unless a
+            sentence says more, e.g. why two rules do not go together).
+    """
+
+    def __init__(self, field: str, value: object, allowed: str | None = None,
+                 detail: str | None = None) -> None:
+        self.field = field
+        self.value = value
+        self.detail = detail if detail is not None else f"expected {allowed}, got {value!r}"
+        # Where two rules clash, the sentence is what is allowed.
+        self.allowed = allowed if allowed is not None else self.detail
+        super().__init__(f"{field}: {self.detail}")
+
+
 class IllegalActionError(InputError):
     """A strategy returned an action the rules do not allow in that situation."""
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from sim import games
-from sim.errors import InputError, UnknownName
+from sim.errors import InputError, RuleError, UnknownName
 from sim.progression import ProgressionSpec
 from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
@@ -285,9 +285,10 @@ def _variant(game: Any, chk: _Checker, name: str, base: Mapping[str, Any],
         rules = game.make_rules(preset, merged)
     except UnknownName as exc:
         raise chk.error(f"{path}.{exc.name}", str(exc)) from None
-    except (ValueError, TypeError) as exc:
-        key = str(exc).split(":")[0]
-        raise chk.error(f"{path}.{key}", str(exc).partition(": ")[2] or str(exc)) from None
+    except RuleError as exc:
+        raise chk.error(f"{path}.{exc.field}", exc.detail) from None
+    except (ValueError, TypeError) as exc:  # a rules type that names no field
+        raise chk.error(path, str(exc)) from None
     return VariantSpec(name, preset, dict(merged), rules)
 
 
@@ -314,6 +315,8 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
         raise chk.error(f"{path}.use", str(exc).strip("'\"")) from None
     except TypeError as exc:
         raise chk.error(f"{path}.params", f"rejected by {use!r}: {exc}") from None
+    except RuleError as exc:  # a policy's own field, rejected by its constructor
+        raise chk.error(f"{path}.use", f"loading {use!r} raised ValueError: {exc}") from None
     except InputError:
         raise
     except Exception as exc:  # the user's module or constructor failed

@@ -240,7 +240,9 @@ def path_columns(path: str, rules: Hashable, strategy: Any) -> tuple[str, str]:
     if tried is None:
         return path, ""
     if tried.ok:
-        return (f"{path} (tabulated)" if path != "reference" else path), ""
+        # The game's template may name the path already (``kernel (tabulated)``).
+        tabulated = path == "reference" or path.endswith("(tabulated)")
+        return (path if tabulated else f"{path} (tabulated)"), ""
     return path, f"not tabulated: {tried.reason}"
 
 

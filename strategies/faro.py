@@ -1,5 +1,5 @@
 """Faro strategies. Each built-in is a table the compiled kernel runs, and plays the same
-table on the reference path through :class:`TableStrategy`.
+table on the reference path through :class:`~sim.games.faro.TableBettor`.
 
 Ranks are given as symbols (``"A"``, ``"2"`` .. ``"T"``, ``"J"``, ``"Q"``, ``"K"``), numbers
 1..13, or ``"all"``.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from sim.cards import parse_rank
-from sim.games.faro import CallTurnBet, FaroRules, FaroTable, FaroView, HighCardBet, RankBet
+from sim.games.faro import FaroTable, TableBettor
 from strategies.base import register
 
 RankList = str | int | Sequence[str | int]
@@ -27,43 +27,13 @@ def parse_ranks(ranks: RankList) -> list[int]:
     return out
 
 
-class TableStrategy:
-    """A strategy given by a :class:`FaroTable`, playable on both paths."""
-
-    name = "table"
-
-    def __init__(self, table: FaroTable) -> None:
-        self.table = table
-
-    def kernel_table(self, rules: FaroRules) -> FaroTable:
-        """The table the compiled kernel runs."""
-        return self.table
-
-    def decide(self, view: FaroView, rng: object) -> list:
-        t = self.table
-        bets: list = []
-        for mask, coppered, stakes in zip(t.masks, t.coppered, t.stakes):
-            ranks = [r for r in range(13) if mask >> r & 1]
-            left = sum(view.remaining[r] for r in ranks)
-            units = stakes[min(left, len(stakes) - 1)]
-            if units > 0:
-                bets.append(RankBet(frozenset(ranks), coppered, units))
-        if t.high_card > 0 and not view.winner_void:
-            bets.append(HighCardBet(t.high_card))
-        if t.call_turn > 0 and view.can_call_turn:
-            left3 = tuple(sorted(r for r, c in enumerate(view.remaining) for _ in range(c)))
-            if len(set(left3)) > 1:
-                bets.append(CallTurnBet(left3, t.call_turn))
-        return bets
-
-
 def _rank_slots(ranks: list[int], coppered: bool, stakes: tuple[float, ...]) -> FaroTable:
     masks = tuple(1 << r for r in ranks)
     return FaroTable(masks, (coppered,) * len(masks), (stakes,) * len(masks))
 
 
 @register("faro", "flat-rank")
-class FlatRank(TableStrategy):
+class FlatRank(TableBettor):
     """Flat bet to win on each chosen rank, re-placed after each decision while cards remain."""
 
     name = "flat-rank"
@@ -73,7 +43,7 @@ class FlatRank(TableStrategy):
 
 
 @register("faro", "copper")
-class Copper(TableStrategy):
+class Copper(TableBettor):
     """Coppered (to lose) flat bet on each chosen rank, re-placed after each decision."""
 
     name = "copper"
@@ -83,7 +53,7 @@ class Copper(TableStrategy):
 
 
 @register("faro", "case-bets")
-class CaseBets(TableStrategy):
+class CaseBets(TableBettor):
     """Bet only on case cards: every rank with exactly one card left (no split possible)."""
 
     name = "case-bets"
@@ -93,7 +63,7 @@ class CaseBets(TableStrategy):
 
 
 @register("faro", "corner")
-class Corner(TableStrategy):
+class Corner(TableBettor):
     """One bet covering several ranks (placed between or at the corner of layout cards)."""
 
     name = "corner"
@@ -105,7 +75,7 @@ class Corner(TableStrategy):
 
 
 @register("faro", "high-card")
-class HighCard(TableStrategy):
+class HighCard(TableBettor):
     """High card every turn: the winning card outranks the losing card."""
 
     name = "high-card"
@@ -115,7 +85,7 @@ class HighCard(TableStrategy):
 
 
 @register("faro", "call-turn")
-class CallTurn(TableStrategy):
+class CallTurn(TableBettor):
     """Call the last turn every deal (the order called: ascending ranks)."""
 
     name = "call-turn"

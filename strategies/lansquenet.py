@@ -16,29 +16,12 @@ of a bank that has won this many running).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sim.cards import parse_rank
-from sim.games.lansquenet import (
-    SOURCE_SERIES,
-    BankerPolicy,
-    BankerView,
-    LansquenetRules,
-    LansquenetTable,
-    OpenView,
-    Portee,
-    PunterPolicy,
-    PunterView,
-    adapt_series,
-    check_series,
-    stacked_wins,
-)
+from sim.games.lansquenet import SOURCE_SERIES, BankerPolicy, PunterPolicy, TableSeats
 from strategies.base import register
-
-_BANKER_FIELDS = {f.name for f in dataclasses.fields(BankerPolicy)}
-_PUNTER_FIELDS = {f.name for f in dataclasses.fields(PunterPolicy)}
 
 
 def parse_series(series: str | Sequence[str | int]) -> tuple[int, ...]:
@@ -53,84 +36,8 @@ def parse_series(series: str | Sequence[str | int]) -> tuple[int, ...]:
     return out
 
 
-def _split(params: Mapping[str, Any], where: str) -> tuple[dict, dict]:
-    unknown = set(params) - _BANKER_FIELDS - _PUNTER_FIELDS
-    if unknown:
-        raise TypeError(f"{where}: unknown key {sorted(unknown)[0]!r} (known: "
-                        f"{', '.join(sorted(_BANKER_FIELDS | _PUNTER_FIELDS))})")
-    return ({k: v for k, v in params.items() if k in _BANKER_FIELDS},
-            {k: v for k, v in params.items() if k in _PUNTER_FIELDS})
-
-
-class TableStrategy:
-    """Per-seat policies, playable on both paths.
-
-    Args:
-        banker: every seat's banker policy.
-        punter: every seat's punter policy.
-        seat0: fields of either policy that seat 0 plays differently.
-        adapt: a stacked series written for the banker's card first is rearranged when the
-            rules turn the table's card first (a sharper who knows the table's custom).
-
-    A seat with a portee and no ``pass_after`` passes after the coups its series wins.
-    """
-
-    name = "table"
-
-    def __init__(self, banker: BankerPolicy, punter: PunterPolicy,
-                 seat0: Mapping[str, Any] | None = None, adapt: bool = False) -> None:
-        bank0, punt0 = _split(seat0 or {}, "seat0")
-        self.banker = banker
-        self.punter = punter
-        self.banker0 = dataclasses.replace(banker, **bank0)
-        self.punter0 = dataclasses.replace(punter, **punt0)
-        self.adapt = adapt
-        self._tables: dict[tuple[int, str, str], LansquenetTable] = {}
-
-    def _seat_banker(self, policy: BankerPolicy, first_card: str, reshuffle: str
-                     ) -> BankerPolicy:
-        if not policy.portee:
-            return policy
-        series = adapt_series(policy.portee, first_card == "banker") if self.adapt \
-            else policy.portee
-        rules = LansquenetRules(first_card=first_card, reshuffle=reshuffle)
-        pass_after = policy.pass_after or max(1, stacked_wins(series, rules))
-        return dataclasses.replace(policy, portee=series, pass_after=pass_after)
-
-    def _policies(self, seats: int, first_card: str, reshuffle: str) -> LansquenetTable:
-        key = (seats, first_card, reshuffle)
-        if key in self._tables:
-            return self._tables[key]
-        bankers = [self._seat_banker(self.banker0 if s == 0 else self.banker, first_card,
-                                     reshuffle) for s in range(seats)]
-        punters = [self.punter0 if s == 0 else self.punter for s in range(seats)]
-        self._tables[key] = LansquenetTable(tuple(bankers), tuple(punters))
-        return self._tables[key]
-
-    def kernel_table(self, rules: LansquenetRules) -> LansquenetTable:
-        """The table the compiled kernel runs under ``rules``."""
-        table = self._policies(rules.seats, rules.first_card, rules.reshuffle)
-        for policy in table.bankers:
-            if policy.portee:
-                check_series(policy.portee, rules)
-        return table
-
-    def decide(self, view: OpenView | BankerView | PunterView, rng: object) -> Any:
-        if isinstance(view, PunterView):
-            return (self.punter0 if view.seat == 0 else self.punter).cover(
-                view.stake, view.uncovered, view.run)
-        table = self._policies(view.seats, view.first_card, view.reshuffle)
-        policy = table.bankers[view.seat]
-        if isinstance(view, BankerView):
-            return "pass" if policy.passes(view.bank, view.opening, view.run) else "ride"
-        carry = policy.carry and view.carry > 0
-        if policy.portee:
-            return Portee(policy.portee, carry)
-        return "carry" if carry else "open"
-
-
 @register("lansquenet", "pass-after")
-class PassAfter(TableStrategy):
+class PassAfter(TableSeats):
     """Every banker passes the bank after `wins` coups won running (a jumelle counts)."""
 
     name = "pass-after"
@@ -142,7 +49,7 @@ class PassAfter(TableStrategy):
 
 
 @register("lansquenet", "pass-at-target")
-class PassAtTarget(TableStrategy):
+class PassAtTarget(TableSeats):
     """Every banker passes the bank once it reaches `target` times its opening stake."""
 
     name = "pass-at-target"
@@ -153,7 +60,7 @@ class PassAtTarget(TableStrategy):
 
 
 @register("lansquenet", "never-pass")
-class NeverPass(TableStrategy):
+class NeverPass(TableSeats):
     """Every banker lets the bank ride until he loses it."""
 
     name = "never-pass"
@@ -163,7 +70,7 @@ class NeverPass(TableStrategy):
 
 
 @register("lansquenet", "sharper")
-class Sharper(TableStrategy):
+class Sharper(TableSeats):
     """Seat 0 stacks a portee on the pack whenever it opens a bank; the others bank fairly.
 
     Args:
@@ -184,7 +91,7 @@ class Sharper(TableStrategy):
                          seat0, adapt)
 
 
-class _PunterStudy(TableStrategy):
+class _PunterStudy(TableSeats):
     """Every seat (or seat 0 alone, with ``only_seat0``) punts by one policy, against bankers
     who pass after ``pass_after`` wins or at ``target`` (0 for both: bankers who never pass,
     and so lose every bank whose stakes are always met in full)."""

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from sim.games.bonus import BonusRules, BonusView, grid_for, played_game, policy_value
+from sim.games.bonus import players as bonus_strategies
 from sim.games.bonus.dp import backward_values, evaluate
 from sim.games.bonus.operator import claims_cost, term_effects, value_row
 from sim.games.bonus.terms import PRESETS
-from strategies import bonus as bonus_strategies
 from strategies.bonus import Bold, Flat, Optimal, SwitchGame, TwoTier
 
 

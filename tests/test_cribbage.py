@@ -26,6 +26,7 @@ from sim.games.cribbage import (
 )
 from sim.games.cribbage.kernel import policy_arrays
 from sim.games.cribbage.statistics import score_patterns
+from sim.progression import ProgressionSpec
 from sim.rng import kernel_state
 from strategies.base import FunctionStrategy
 from strategies.cribbage import BestHand, FirstCards, HandAndCrib, HighestCount
@@ -164,7 +165,8 @@ def test_reference_path_simulates_like_the_kernel():
     kernel = simulate_policy(rules, DiscardPolicy("hand"), 20_000,
                              kernel_state(np.random.SeedSequence(1)))
     plain = FunctionStrategy(lambda view, rng: BestHand().decide(view, rng))  # no table
-    reference = GAME.simulate_reference(rules, plain, 2_000, np.random.SeedSequence(2))
+    reference = GAME.simulate_reference(rules, plain, ProgressionSpec(), 2_000,
+                                        np.random.SeedSequence(2))
     se = math.hypot(kernel.std_net / math.sqrt(kernel.rounds),
                     reference.std_net / math.sqrt(reference.rounds))
     assert abs(kernel.mean_net - reference.mean_net) / se < 4

@@ -121,14 +121,14 @@ VARIANTS = {
 
 
 def _small(rules: FaroRules, ranks: int, suits: int) -> FaroRules:
-    return dataclasses.replace(rules, ranks=ranks, suits=suits)
+    return dataclasses.replace(rules, rank_count=ranks, suits=suits)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("strategy", STRATEGIES, ids=STRATEGY_IDS)
 def test_whole_deal_exact_matches_reference_on_3x2(orderings_3x2, variant, strategy):
     rules = _small(VARIANTS[variant], 3, 2)
-    exact = deal_value(rules, strategy.kernel_table(rules), FLAT)
+    exact = deal_value(rules, strategy.as_table(rules), FLAT)
     rng = np.random.default_rng(0)
     results = [play_deal(row, rules, strategy, ProgressionState(FLAT), rng)
                for row in orderings_3x2]
@@ -142,7 +142,7 @@ def test_whole_deal_exact_matches_reference_on_3x2(orderings_3x2, variant, strat
 @pytest.mark.parametrize("strategy", STRATEGIES, ids=STRATEGY_IDS)
 def test_whole_deal_exact_matches_enumeration_on_4x3(orderings_4x3, variant, strategy):
     rules = _small(VARIANTS[variant], 4, 3)
-    table = strategy.kernel_table(rules)
+    table = strategy.as_table(rules)
     exact = deal_value(rules, table, FLAT)
     for fast in (None, False):  # the fast path where it applies, and the general path
         played = play_ordered_deals(rules, table, FLAT, orderings_4x3, fast=fast)
@@ -152,16 +152,16 @@ def test_whole_deal_exact_matches_enumeration_on_4x3(orderings_4x3, variant, str
 
 def test_full_pack_values_from_the_literature():
     # A rank bet at faro, left on all deal: a split in 25 turns costs half a bet.
-    value = deal_value(PRESETS["faro"], FlatRank("K").kernel_table(PRESETS["faro"]), FLAT)
+    value = deal_value(PRESETS["faro"], FlatRank("K").as_table(PRESETS["faro"]), FLAT)
     assert value.mean_net == pytest.approx(-0.5 * 25 * 12 / (52 * 51))
     # Calling the turn: three different ranks pay 4 for 1 against true odds of 5.
-    call = deal_value(PRESETS["faro"], CallTurn().kernel_table(PRESETS["faro"]), FLAT)
+    call = deal_value(PRESETS["faro"], CallTurn().as_table(PRESETS["faro"]), FLAT)
     assert call.edge_per_total_wagered == pytest.approx(0.19496855345911945)
 
 
 def test_no_exact_value_under_a_progression():
     rules = PRESETS["faro"]
-    assert deal_value(rules, FlatRank("K").kernel_table(rules),
+    assert deal_value(rules, FlatRank("K").as_table(rules),
                       ProgressionSpec(kind=1)) is None
 
 

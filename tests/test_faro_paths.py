@@ -34,7 +34,7 @@ def test_kernel_equals_reference_deal_by_deal(preset, strategy, progression):
     rng = np.random.default_rng(1)
     reference = np.array([[d.net, d.initial, d.wagered] for d in
                           (play_deal(o, rules, strategy, state, rng) for o in orders)])
-    kernel = play_ordered_deals(rules, strategy.kernel_table(rules), spec, orders)
+    kernel = play_ordered_deals(rules, strategy.as_table(rules), spec, orders)
     np.testing.assert_allclose(kernel, reference, rtol=0, atol=1e-9)
 
 
@@ -159,7 +159,7 @@ def test_fast_loop_equals_general_loop(preset, strategy):
     from sim.rng import kernel_state
 
     rules = PRESETS[preset]
-    table = strategy.kernel_table(rules)
+    table = strategy.as_table(rules)
     assert by_rank(table)
     fast_state = kernel_state(np.random.SeedSequence(5))
     slow_state = fast_state.copy()
@@ -182,7 +182,7 @@ def test_sessions_on_the_fast_loop_equal_the_general_loop():
     from sim.rng import kernel_state
 
     rules = PRESETS["faro"]
-    table = FlatRank("all").kernel_table(rules)
+    table = FlatRank("all").as_table(rules)
     fast_state = kernel_state(np.random.SeedSequence(9))
     slow_state = fast_state.copy()
     fast = session_nets(rules, table, ProgressionSpec(), 7, 30, fast_state)

@@ -71,7 +71,7 @@ def test_counts_match_every_hand_of_stripped_packs():
 
 
 def test_simulated_gin_matches_exact_on_a_stripped_pack():
-    rules = GinRules(hand_size=7, ranks=6, suits=4)
+    rules = GinRules(hand_size=7, rank_count=6, suits=4)
     counts = deadwood_counts(7, 6, 4, cap=3)
     total = math.comb(24, 7)
     stats = simulate_hands(rules, 200_000, kernel_state(np.random.SeedSequence(3)))

@@ -15,7 +15,7 @@ from sim.games.lansquenet import (
     PRESETS,
     LansquenetRules,
     RandomPacks,
-    Session,
+    RoundTable,
     check_file,
     read_observed,
     run_length_chart,
@@ -39,7 +39,7 @@ def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
 def _table_log(rules, strategy, banks: int, seed: int) -> list[list[str]]:
     """The cards of every coup of a session, as a cards file's rows (with the bank)."""
     rng = np.random.default_rng(seed)
-    session = Session(rules, strategy, ProgressionSpec(), RandomPacks(rules, rng), rng, log=True)
+    session = RoundTable(rules, strategy, ProgressionSpec(), RandomPacks(rules, rng), rng, log=True)
     rows = []
     for b in range(banks):
         for coup in session.play_bank().log:
@@ -96,13 +96,13 @@ def test_bad_rows_are_rejected_naming_file_and_row(tmp_path, header, rows, messa
 def test_a_stripped_pack_rejects_ranks_it_does_not_hold(tmp_path):
     path = _write(tmp_path / "s.csv", ["cards"], [["K K"]])
     with pytest.raises(InputError, match="row 2: cards: the pack of these rules has ranks A..6"):
-        read_observed(path, LansquenetRules(ranks=6))
+        read_observed(path, LansquenetRules(rank_count=6))
     with pytest.raises(InputError, match="file not found"):
         read_observed(tmp_path / "missing.csv", PRESETS["one-pack"])
 
 
 def test_a_void_coup_is_allowed_when_the_pack_runs_out(tmp_path):
-    rules = LansquenetRules(ranks=3, suits=2)  # A A 2 2 3 3
+    rules = LansquenetRules(rank_count=3, suits=2)  # A A 2 2 3 3
     rows = [["A A"], ["2 3 3"], ["2"], ["3 2 3"]]  # the lone 2 runs the pack out: void
     observed = read_observed(_write(tmp_path / "v.csv", ["cards"], rows), rules)
     assert observed.outcomes == "JWVL"

@@ -8,7 +8,7 @@ import pytest
 
 from sim.games.lansquenet import (
     LansquenetRules,
-    Session,
+    RoundTable,
     bank_value,
     coup_odds,
     p_longest_run,
@@ -28,7 +28,7 @@ from strategies.lansquenet import (
     NeverPass,
     PassAfter,
     PassAtTarget,
-    TableStrategy,
+    TableSeats,
 )
 from tests.conftest import distinct_orderings
 
@@ -40,7 +40,7 @@ def enumerate_packs(rules: LansquenetRules, play) -> np.ndarray:
     distinct orderings: a depth-first walk that plays again with each choice of every pack
     asked for (a bank asks for a fresh pack after a void coup or an emptied pack). A stacked
     pack is its series on top of any ordering of the rest."""
-    totals = [int(c) for c in rules.rank_totals()[:rules.ranks]]
+    totals = [int(c) for c in rules.rank_totals()[:rules.rank_count]]
     orderings: dict[tuple[int, ...], list] = {}
     total = 0.0
     stack: list[tuple[int, ...]] = [()]
@@ -93,7 +93,7 @@ def assert_same(exact: np.ndarray, brute: np.ndarray) -> None:
 
 def brute_force_bank(rules: LansquenetRules, strategy, banker: int = 0) -> np.ndarray:
     def play(packs):
-        session = Session(rules, strategy, FLAT, packs, np.random.default_rng(0))
+        session = RoundTable(rules, strategy, FLAT, packs, np.random.default_rng(0))
         session.banker = banker
         return bank_vector(session.play_bank())
 
@@ -143,13 +143,13 @@ def test_full_pack_values():
 
 # ------------------------------------------------------------------ banks
 SMALL = {
-    "3x2": LansquenetRules(ranks=3, suits=2),
-    "2x3 banker-first whole": LansquenetRules(ranks=2, suits=3, first_card="banker",
+    "3x2": LansquenetRules(rank_count=3, suits=2),
+    "2x3 banker-first whole": LansquenetRules(rank_count=2, suits=3, first_card="banker",
                                               jumelle="whole"),
-    "2x2 three seats": LansquenetRules(ranks=2, suits=2, punters=2),
-    "2 packs of 2x1, pool": LansquenetRules(ranks=2, suits=1, packs=2, punters=2,
+    "2x2 three seats": LansquenetRules(rank_count=2, suits=2, punters=2),
+    "2 packs of 2x1, pool": LansquenetRules(rank_count=2, suits=1, packs=2, punters=2,
                                             pool=(0.5, 0.25, 0.25)),
-    "2x2 reshuffle each coup": LansquenetRules(ranks=2, suits=2, reshuffle="coup"),
+    "2x2 reshuffle each coup": LansquenetRules(rank_count=2, suits=2, reshuffle="coup"),
 }
 STRATEGIES = {
     "pass after 1": PassAfter(1),
@@ -167,7 +167,7 @@ STRATEGIES = {
 def test_bank_value_matches_enumeration(variant, name):
     rules = SMALL[variant]
     strategy = STRATEGIES[name]
-    table = strategy.kernel_table(rules)
+    table = strategy.as_table(rules)
     for banker in (0, 1):
         exact = bank_value(rules, table, banker)
         assert_same(bank_vector(exact), brute_force_bank(rules, strategy, banker))
@@ -180,7 +180,7 @@ def test_deeper_banks_match_enumeration(variant):
     # Three coups deep: void coups and emptied packs send banks on to second and third packs.
     rules = SMALL[variant]
     strategy = PassAfter(3)
-    exact = bank_value(rules, strategy.kernel_table(rules), 0)
+    exact = bank_value(rules, strategy.as_table(rules), 0)
     assert exact.voids > 0
     assert_same(bank_vector(exact), brute_force_bank(rules, strategy))
 
@@ -190,9 +190,9 @@ def test_deeper_banks_match_enumeration(variant):
                                              ((0, 1, 1), "2x2 reshuffle each coup")])
 def test_stacked_bank_matches_enumeration(series, variant):
     rules = SMALL[variant]
-    strategy = TableStrategy(BankerPolicy(pass_after=3), PunterPolicy(),
+    strategy = TableSeats(BankerPolicy(pass_after=3), PunterPolicy(),
                              seat0={"portee": series})
-    exact = bank_value(rules, strategy.kernel_table(rules), 0)
+    exact = bank_value(rules, strategy.as_table(rules), 0)
     if exact is None:  # the series leaves a coup half dealt: (0, 1) stops mid-coup
         assert series == (0, 1)
         return
@@ -230,7 +230,7 @@ def test_moment_chain_agrees_with_the_profile_chain_for_two_coups():
     for ranks, per_rank in ((13, 4), (5, 4), (4, 3), (6, 2)):
         exact, moments = profile_chain(ranks, per_rank, False), moment_chain(ranks, per_rank,
                                                                              False)
-        rules = LansquenetRules(ranks=ranks, suits=per_rank)
+        rules = LansquenetRules(rank_count=ranks, suits=per_rank)
         for k in (1, 2):
             table = full_cover_table(rules, BankerPolicy(pass_after=k))
             a, b = bank_value(rules, table, 0, exact), bank_value(rules, table, 0, moments)
@@ -242,8 +242,8 @@ def test_moment_chain_agrees_with_the_profile_chain_for_two_coups():
 
 def test_several_packs_without_reshuffle_are_exact_for_two_coups_only():
     rules = LansquenetRules(packs=6)
-    assert table_value(rules, PassAfter(2).kernel_table(rules)) is not None
-    assert table_value(rules, PassAfter(3).kernel_table(rules)) is None
+    assert table_value(rules, PassAfter(2).as_table(rules)) is not None
+    assert table_value(rules, PassAfter(3).as_table(rules)) is None
     runs = run_lengths(rules)
     assert not np.isnan(runs[:2]).any() and np.isnan(runs[2:]).all()
     every_coup = dataclasses.replace(rules, reshuffle="coup")
@@ -264,7 +264,7 @@ def test_policy_values_of_a_full_pack():
 
 def test_never_passing_loses_the_bank_and_the_stakes_met_diverge():
     rules = LansquenetRules()
-    value = bank_value(rules, NeverPass().kernel_table(rules), 0)
+    value = bank_value(rules, NeverPass().as_table(rules), 0)
     assert value.result == pytest.approx(-1.0) and value.wagered is None
     assert value.seat_nets[1] == pytest.approx(1.0)  # the first punter meets every stake
     assert value.runs.sum() == pytest.approx(1.0)
@@ -273,7 +273,7 @@ def test_never_passing_loses_the_bank_and_the_stakes_met_diverge():
 
 def test_table_value_averages_the_seats_and_scales_with_the_stake():
     rules = SMALL["3x2"]
-    table = PassAfter(2, seat0={"pass_after": 1}).kernel_table(rules)
+    table = PassAfter(2, seat0={"pass_after": 1}).as_table(rules)
     value = table_value(rules, table, base=2.0)
     per_seat = [bank_value(rules, table, s).result for s in range(rules.seats)]
     assert value.mean_net == pytest.approx(-2.0 * np.mean(per_seat))

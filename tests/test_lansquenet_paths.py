@@ -19,7 +19,7 @@ from sim.games.lansquenet import (
     Portee,
     PunterView,
     RandomPacks,
-    Session,
+    RoundTable,
     adapt_series,
     split_coups,
     stacked_wins,
@@ -51,7 +51,7 @@ RULES = {
     "reshuffle": PRESETS["reshuffle"],
     "six-packs pool": dataclasses.replace(PRESETS["six-packs"], punters=3,
                                           pool=[0.4, 0.2, 0.2, 0.2]),
-    "stripped": LansquenetRules(ranks=9, suits=2, punters=2),
+    "stripped": LansquenetRules(rank_count=9, suits=2, punters=2),
 }
 PROGRESSIONS = ["flat", {"name": "martingale", "cap": 8}, "dalembert"]
 
@@ -62,7 +62,7 @@ def _orders(rules, n, seed=0):
 
 
 def _reference(rules, strategy, spec, orders, banks, log=False):
-    session = Session(rules, strategy, spec, GivenPacks(orders), np.random.default_rng(1),
+    session = RoundTable(rules, strategy, spec, GivenPacks(orders), np.random.default_rng(1),
                       log=log)
     return session, [session.play_bank() for _ in range(banks)]
 
@@ -73,7 +73,7 @@ def _reference(rules, strategy, spec, orders, banks, log=False):
 def test_kernel_equals_reference_bank_by_bank(variant, strategy, progression):
     rules = RULES[variant]
     try:
-        table = strategy.kernel_table(rules)
+        table = strategy.as_table(rules)
     except ValueError:  # the stripped pack lacks the portee's cards
         assert variant == "stripped" and strategy.name == "sharper"
         return
@@ -138,7 +138,7 @@ def test_every_card_is_dealt_once_from_its_pack(variant):
 
 
 def test_random_stacked_packs_keep_the_rest_shuffled():
-    rules = LansquenetRules(ranks=2, suits=2)
+    rules = LansquenetRules(rank_count=2, suits=2)
     packs = RandomPacks(rules, np.random.default_rng(0))
     seen = [tuple(packs.fresh_stacked((1,))[1:]) for _ in range(6000)]
     # (0, 0, 1), (0, 1, 0), (1, 0, 0) equally often: the remaining 1 is not pushed deeper.
@@ -169,7 +169,7 @@ def test_a_sharper_wins_his_series_every_time():
 def test_pickling_and_views():
     for strategy in STRATEGIES:
         clone = pickle.loads(pickle.dumps(strategy))
-        assert clone.kernel_table(PRESETS["one-pack"]) == strategy.kernel_table(
+        assert clone.as_table(PRESETS["one-pack"]) == strategy.as_table(
             PRESETS["one-pack"])
     s = PassAfter(2, share=0.5)
     assert s.decide(OpenView(1, 5, 1.0, 0.0, "table", "bank"), None) == "open"
@@ -209,8 +209,8 @@ def test_illegal_actions_name_strategy_action_and_situation(action_for, why):
     strategy = _bad(action_for)
     with pytest.raises(IllegalActionError, match=why) as info:
         for i in range(50):  # a session a seed, until one reaches the bad decision
-            Session(rules, strategy, FLAT, RandomPacks(rules, np.random.default_rng(i)),
-                    np.random.default_rng(i)).play_bank()
+            RoundTable(rules, strategy, FLAT, RandomPacks(rules, np.random.default_rng(i)),
+                       np.random.default_rng(i)).play_bank()
     assert "bad-one" in str(info.value) and "seat" in str(info.value)
 
 
@@ -244,7 +244,7 @@ def test_a_plain_function_plays_on_the_reference_path():
     ({"punters": 1}, "punters"), ({"punters": 9}, "punters"), ({"first_card": "left"},
                                                                 "first_card"),
     ({"jumelle": "third"}, "jumelle"), ({"reshuffle": "never"}, "reshuffle"),
-    ({"packs": 0}, "packs"), ({"ranks": 1}, "ranks"), ({"suits": 5}, "suits"),
+    ({"packs": 0}, "packs"), ({"rank_count": 1}, "rank_count"), ({"suits": 5}, "suits"),
     ({"suits": 1}, "suits"), ({"pool": [0.5, 0.5]}, "pool"),
     ({"pool": [0.5, 0.5, 0.5, -0.5, 0.0]}, "pool"), ({"packs": True}, "packs"),
 ])
@@ -261,7 +261,7 @@ def test_bad_experiment_files_fail_before_a_run(tmp_path):
         from_dict({**base, "strategies": [{"use": "pass-after", "params": {"wins": -1}}]},
                   "x.toml", tmp_path)
     with pytest.raises(InputError, match="series: needs 1 card"):
-        from_dict({**base, "rules": {"ranks": 6}, "strategies": [{"use": "sharper"}]},
+        from_dict({**base, "rules": {"rank_count": 6}, "strategies": [{"use": "sharper"}]},
                   "x.toml", tmp_path)
     exp = from_dict({**base, "rules": {"preset": "german", "punters": 3}}, "x.toml", tmp_path)
     assert exp.variants[0].rules.seats == 4

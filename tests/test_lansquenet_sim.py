@@ -42,7 +42,7 @@ def test_edges_and_run_lengths_agree_with_exact(jumelle, packs, reshuffle):
     assert abs((stats.edge_per_initial_bet - exact.edge_per_initial_bet) / stats.stderr) < 4
     assert abs((stats.edge_per_total_wagered - exact.edge_per_total_wagered)
                / stats.stderr_per_total_wagered) < 4
-    runs = _mean_runs(rules, strategy.kernel_table(rules))
+    runs = _mean_runs(rules, strategy.as_table(rules))
     for k in range(3):
         assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, runs[k])) < 4
     # Whatever the pack holds, the banker's card is matched first in half the coups that
@@ -74,7 +74,7 @@ def test_a_mixed_table_agrees_with_exact_seat_by_seat():
                   CoverBelow(limit=3.0, share=0.6, pass_after=0),
                   FollowRun(after=1, share=0.3, pass_after=3)]
     for strategy in strategies:
-        table = strategy.kernel_table(rules)
+        table = strategy.as_table(rules)
         values = seats_value(rules, table)
         exact_seats = np.mean([v.seat_nets for v in values], axis=0)
         batches = [simulate_table(rules, table, FLAT, 10_000,

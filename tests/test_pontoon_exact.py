@@ -15,10 +15,10 @@ from sim.games.pontoon import (
     PlayerTable,
     PontoonRules,
     Session,
-    exact_finite,
+    exact_deal,
     independent,
 )
-from sim.games.pontoon.exact_finite import deal_exact, first_deal_value, tens_alike
+from sim.games.pontoon.exact_deal import deal_exact, first_deal_value, tens_alike
 from sim.games.pontoon.hand import BUY1, BUY2, N_SCORES, PLAYER_SHAPE
 from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.walk import walk_deal
@@ -238,7 +238,7 @@ def test_hands_valued_one_by_one_match_enumeration(case):
 def test_hands_valued_one_by_one_match_the_walk(rules, split):
     table = buying_table(rules, split=split, burn=rules.burn_hard_13)
     banker = BankerTable.stand_on(16, hit_soft=True)
-    args = exact_finite._inputs(rules, table, banker, 10**7)
+    args = exact_deal._inputs(rules, table, banker, 10**7)
     assert independent.applies(rules, table, banker, rules.n_cards)
     walked, _ = walk_deal(*args)
     one_by_one, _ = independent.seat_row(args, rules.players)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.games.pontoon import GAME, PRESETS, BankerTable, PontoonRules, Session, StakeView
-from sim.games.pontoon.exact_finite import deal_exact
+from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.pack import RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.removal import (

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sim.games.pontoon import GAME, BankerTable, Move, PlayerTable
-from sim.games.pontoon.exact_finite import deal_exact
+from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.hand import (
     BANKER_SHAPE,
     BUST,

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from sim.games.pontoon import BankerTable, PlayerTable, PontoonRules
 from sim.games.pontoon.charts import banker_chart, player_chart, stake_chart, strategy_figure
-from sim.games.pontoon.exact_finite import signal_weights
+from sim.games.pontoon.exact_deal import signal_weights
 from sim.games.pontoon.exact_infinite import banker_by_key, infinite_exact, infinite_value
 from sim.games.pontoon.hand import BUY1, BUY2, N_SCORES, STICK, TWIST, rule_vectors, settle
 from sim.games.pontoon.kernel import simulate_tables

@@ -113,12 +113,13 @@ def test_diffusion_agrees_with_small_steps_and_large_bankrolls():
 
 
 def test_faro_deal_law_against_every_order_of_small_packs():
-    for rules in (FaroRules(ranks=3, suits=2), FaroRules(ranks=2, suits=3, split_take=1.0),
-                  FaroRules(ranks=3, suits=2, soda=False, last_winner_void=True)):
+    for rules in (FaroRules(rank_count=3, suits=2),
+                  FaroRules(rank_count=2, suits=3, split_take=1.0),
+                  FaroRules(rank_count=3, suits=2, soda=False, last_winner_void=True)):
         for strategy in (FlatRank(["A", "2"]), Copper("A")):
             values, probs = FARO.round_law(rules, strategy, FLAT)
             orders = np.array(sorted(set(itertools.permutations(rules.pack_ranks().tolist()))))
-            nets = play_ordered_deals(rules, strategy.kernel_table(rules), FLAT, orders)[:, 0]
+            nets = play_ordered_deals(rules, strategy.as_table(rules), FLAT, orders)[:, 0]
             seen, counts = np.unique(nets, return_counts=True)
             np.testing.assert_allclose(values, seen)
             np.testing.assert_allclose(probs, counts / len(orders), atol=1e-14)
@@ -237,7 +238,7 @@ def test_lansquenet_bank_law_has_the_exact_mean():
                               ("sharper", {"adapt": True}, -8.0)):
         strategy = base.resolve("lansquenet", use, params, None)
         values, probs = LANSQUENET.round_law(rules, strategy, FLAT)
-        mean = -bank_value(rules, strategy.kernel_table(rules), 0).result
+        mean = -bank_value(rules, strategy.as_table(rules), 0).result
         assert values @ probs == pytest.approx(mean, abs=1e-12)
         if sure is not None:
             assert values.tolist() == [sure]

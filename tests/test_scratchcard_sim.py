@@ -13,7 +13,7 @@ from sim.games.scratchcard.play import _draw_online, settle
 from sim.progression import MARTINGALE, ProgressionSpec
 from sim.stats import z_score
 from strategies.base import FunctionStrategy
-from strategies.scratchcard import Budget, Buy, PlanStrategy, Session
+from strategies.scratchcard import Budget, FixedTickets, PlanPlayer, StopWinLoss
 
 FLAT = ProgressionSpec()
 ONLINE = ScratchRules("online-example")
@@ -46,7 +46,7 @@ def test_vectorised_and_reference_paths_stop_at_the_same_ticket(plan):
     stopped, last, running = settle(pg.units[tiers] - pg.price, np.zeros(400, np.int64), 0,
                                     plan, pg)
     assert stopped.all()  # the block holds the longest session
-    strategy = PlanStrategy(plan)
+    strategy = PlanPlayer(plan)
     for row in range(400):
         net, initial, wagered, tickets, _ = play_session(ONLINE, strategy, None,
                                                          Replay(tiers[row]))
@@ -75,7 +75,7 @@ def test_a_session_continued_block_by_block_stops_where_it_would_at_once(plan):
 
 def test_a_whole_box_bought_pays_exactly_what_it_holds():
     rules = ScratchRules("deal-em")
-    stats = GAME.simulate(rules, Buy(1050), FLAT, 50, np.random.SeedSequence(1))
+    stats = GAME.simulate(rules, FixedTickets(1050), FLAT, 50, np.random.SeedSequence(1))
     assert stats.net_hist == {335 - 525: 50}
     ref = GAME.simulate(rules, FunctionStrategy(lambda v, rng: 1050 if v.tickets == 0 else 0),
                         FLAT, 3, np.random.SeedSequence(1))
@@ -95,11 +95,11 @@ def _z_check(rules, strategy, rounds, seed):
 
 
 @pytest.mark.parametrize("preset, strategy", [
-    ("online-example", Buy(1)), ("online-example", Buy(10)),
-    ("online-example", Session(40, stop_win=10, stop_loss=10)),
+    ("online-example", FixedTickets(1)), ("online-example", FixedTickets(10)),
+    ("online-example", StopWinLoss(40, stop_win=10, stop_loss=10)),
     ("online-example", Budget(10, max_tickets=2000)),
-    ("oh-snap", Buy(5)), ("deal-em", Buy(20)), ("oh-snap-now", Buy(3)),
-    ("cash-payout", Buy(2)),
+    ("oh-snap", FixedTickets(5)), ("deal-em", FixedTickets(20)), ("oh-snap-now", FixedTickets(3)),
+    ("cash-payout", FixedTickets(2)),
 ], ids=lambda x: getattr(x, "name", x))
 def test_sessions_agree_with_exact_values(preset, strategy):
     rules = GAME.presets[preset]
@@ -110,7 +110,7 @@ def test_sessions_agree_with_exact_values(preset, strategy):
 
 def test_the_reference_path_agrees_with_exact_values():
     rules = GAME.presets["online-example"]
-    plan = Session(20, stop_win=5, stop_loss=5)
+    plan = StopWinLoss(20, stop_win=5, stop_loss=5)
     stats = GAME.simulate(rules, FunctionStrategy(plan.decide), FLAT,
                           4_000, np.random.SeedSequence(2))
     exact = GAME.exact(rules, plan, FLAT)
@@ -122,7 +122,7 @@ def test_the_reference_path_agrees_with_exact_values():
 
 def test_prize_frequency_column_matches_the_odds():
     rules = GAME.presets["deal-em"]
-    stats = GAME.simulate(rules, Buy(10), FLAT, 20_000, np.random.SeedSequence(4))
+    stats = GAME.simulate(rules, FixedTickets(10), FLAT, 20_000, np.random.SeedSequence(4))
     freq = GAME.extra_columns(stats)["prize_freq"]
     p = 226 / 1050
     assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / 200_000)
@@ -150,9 +150,9 @@ def test_session_limit_failing_strategies_and_progressions():
     with pytest.raises(StrategyFailedError, match="KeyError"):
         GAME.simulate(rules, FunctionStrategy(broken), FLAT, 1, np.random.SeedSequence(0))
     with pytest.raises(InputError, match="progression"):
-        GAME.check(rules, Buy(1), ProgressionSpec(MARTINGALE))
+        GAME.check(rules, FixedTickets(1), ProgressionSpec(MARTINGALE))
     with pytest.raises(InputError, match="max_tickets"):
-        GAME.check(rules, Session(10), FLAT)
+        GAME.check(rules, StopWinLoss(10), FLAT)
     with pytest.raises(InputError, match="budget"):
         GAME.check(GAME.presets["cash-payout"], Budget(5), FLAT)
 

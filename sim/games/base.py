@@ -1,22 +1,53 @@
-"""What every game module offers the engine."""
+"""The game contract: what every game module offers the engine, and the template it fills in.
+
+A game is a ``Game[RulesT, TableT]``: its rules type, and the table type its kernel and exact
+code read. A strategy offers itself as a table through one hook, ``as_table(rules)`` (a game
+may also accept an older per-game name for it, :attr:`Game.table_hook`); :meth:`Game.table_of`
+is the one place that asks, and where the strategy offers nothing it asks :meth:`Game.tabulate`
+(the engine building a table from a plain strategy; no table by default). On top of that one
+finder the base writes, once for every game, the dispatch of :meth:`Game.simulate` (the kernel
+when there is a table, else the reference path), :meth:`Game.engine_path`, :meth:`Game.exact`,
+:meth:`Game.exact_unavailable`, :meth:`Game.session_nets`, :meth:`Game.round_law` and
+:meth:`Game.not_offered`; a game fills in the ``*_table`` methods its kernel and exact code
+answer.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import pandas as pd
 
-from sim.errors import UnknownName
-from sim.progression import ProgressionSpec
+from sim.errors import InputError, UnknownName
+from sim.progression import FLAT, ProgressionSpec
 from sim.rng import Streams
 from sim.stats import Stats
+
+RulesT = TypeVar("RulesT")
+TableT = TypeVar("TableT")
+
+# What Game.engine_path answers.
+KERNEL = "kernel"
+KERNEL_TABULATED = "kernel (tabulated)"
+REFERENCE = "reference"
+
+NOT_A_TABLE = ("no exact value: the strategy is not a table the exact code can read (it plays "
+               "on the reference path)")
+
+
+def progression_unavailable(progression: ProgressionSpec) -> str:
+    """Why no exact value is given under ``progression``, in a reader's words."""
+    if progression.kind != FLAT:
+        return ("no exact value: a stake progression makes each round's stake depend on the "
+                "rounds before")
+    return "no exact value: the exact code does not reach this strategy under these rules"
 
 
 @dataclass(frozen=True)
@@ -65,6 +96,8 @@ class BenchCase:
     label: str
     unit: str
     run: Callable[[int], object]
+    # A reference-path line: slow, so it starts from few rounds, and `--no-reference` skips it.
+    reference: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,14 +109,20 @@ class BenchTiming:
     run: Callable[[], str | None]
 
 
-class Game(ABC):
-    """A game: its rules type and presets, a simulator, and exact values where they exist."""
+class Game(ABC, Generic[RulesT, TableT]):
+    """A game: its rules type and presets, a simulator, and exact values where they exist.
+
+    The template: a game gives :meth:`simulate_reference` (any Python strategy) and, where it
+    has a kernel, :meth:`simulate_table`; the exact code answers through :meth:`exact_table`,
+    :meth:`round_law_table`, :meth:`session_nets_table` and :meth:`not_offered_table`. Each is
+    reached only through :meth:`table_of`.
+    """
 
     name: str
     description: str
     round_name: str = "round"
-    rules_type: type
-    presets: Mapping[str, Any]
+    rules_type: type[RulesT]
+    presets: Mapping[str, RulesT]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
     # The basis of the headline edge: what a player of the game means by "the house edge".
     # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
@@ -91,6 +130,13 @@ class Game(ABC):
     headline_basis: str = "initial"
     rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
+    # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").
+    table_hook: str = ""
+    # Where set, the game's stakes are not a progression's to choose: any progression but
+    # the flat one at base 1 is bad input with this message.
+    flat_stakes_only: str = ""
+    check_rounds: int = 2  # rounds the reference path plays to check a strategy
+    fast_path: str = KERNEL  # what the report's path column calls the fast path ("numpy")
 
     def locate(self, rule: str, value: str, base_dir: Path) -> str:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
@@ -106,12 +152,12 @@ class Game(ABC):
         """The file whose content ``rule = value`` reads (for a run's fingerprint), or None."""
         return Path(value).expanduser() if value else None
 
-    def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Any:
+    def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> RulesT:
         """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
 
         Raises:
             UnknownName: unknown preset or field (with the closest known name).
-            ValueError / TypeError: a value the rules reject.
+            RuleError / ValueError / TypeError: a value the rules reject.
         """
         if preset not in self.presets:
             raise UnknownName("preset", preset, self.presets)
@@ -119,23 +165,17 @@ class Game(ABC):
         for key in overrides:
             if key not in fields:
                 raise UnknownName("rule", key, fields)
-        return dataclasses.replace(self.presets[preset], **overrides)
+        return dataclasses.replace(self.presets[preset], **overrides)  # type: ignore[type-var]
 
-    @abstractmethod
-    def simulate(
-        self,
-        rules: Any,
-        strategy: Any,
-        progression: ProgressionSpec,
-        rounds: int,
-        seed: Streams | np.random.SeedSequence,
-    ) -> Stats:
-        """Play ``rounds`` rounds and return their statistics.
-
-        ``seed``: the chunk's :class:`~sim.rng.Streams` (the cards, shared by every strategy
-        of the pack, and the strategy's own stream); a plain SeedSequence stands for both
-        (:func:`sim.rng.streams`).
-        """
+    # ------------------------------------------------------------ the table hook
+    def offered_table(self, rules: RulesT, strategy: Any) -> TableT | None:
+        """The table the strategy offers itself as under ``rules`` (its ``as_table``, or the
+        game's own name for that hook), or None."""
+        for hook in ("as_table", self.table_hook):
+            describe = getattr(strategy, hook, None) if hook else None
+            if describe is not None:
+                return describe(rules)
+        return None
 
     def pack_key(self, rules: Any) -> str:
         """What decides the cards a variant deals: variants with the same key share their
@@ -150,37 +190,122 @@ class Game(ABC):
             values.append(f"{f.name}={value!r}")
         return f"{type(rules).__name__}({', '.join(values)})"
 
-    def check(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> None:
-        """Play a round or two on the reference path so a broken strategy fails before a run."""
-        self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
+    def tabulate(self, rules: RulesT, strategy: Any) -> TableT | None:
+        """A table built by the engine from a strategy that offers none (by evaluating it over
+        every view the table covers), or None where it cannot be: the strategy then plays on
+        the reference path. No game tabulates by default."""
+        return None
 
-    def rounds_independent(self, rules: Any) -> bool:
+    def reference_reason(self, rules: RulesT, strategy: Any) -> str:
+        """Why this strategy plays on the reference path, in words a reader understands."""
+        return "the strategy offers no table and the engine cannot build one from it"
+
+    def table_source(self, rules: RulesT, strategy: Any) -> tuple[TableT | None, str]:
+        """The strategy's table and where it came from: ``"offered"``, ``"tabulated"`` or,
+        with no table, ``""``."""
+        table = self.offered_table(rules, strategy)
+        if table is not None:
+            return table, "offered"
+        table = self.tabulate(rules, strategy)
+        return (table, "tabulated") if table is not None else (None, "")
+
+    def table_of(self, rules: RulesT, strategy: Any) -> TableT | None:
+        """The strategy as the table the kernel and the exact code read, or None: the one
+        finder every part of the template goes through."""
+        return self.table_source(rules, strategy)[0]
+
+    def kernel_plays(self, rules: RulesT) -> bool:
+        """Whether the kernel plays these rules (given a table); else the reference does."""
+        return True
+
+    def check_progression(self, progression: ProgressionSpec) -> None:
+        """Reject a progression the game cannot apply (see :attr:`flat_stakes_only`)."""
+        if self.flat_stakes_only and (progression.kind != FLAT or progression.base != 1.0):
+            raise InputError(self.flat_stakes_only)
+
+    # ---------------------------------------------------------------- simulation
+    def simulate(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
+                 rounds: int, seed: Streams | np.random.SeedSequence) -> Stats:
+        """Play ``rounds`` rounds and return their statistics: on the kernel where the
+        strategy is a table and the kernel plays the rules, else on the reference path.
+
+        ``seed``: the chunk's :class:`~sim.rng.Streams` (the cards, shared by every strategy
+        of the pack, and the strategy's own stream); a plain SeedSequence stands for both
+        (:func:`sim.rng.streams`).
+        """
+        self.check_progression(progression)
+        table = self.table_of(rules, strategy)
+        if table is not None and self.kernel_plays(rules):
+            return self.simulate_table(rules, table, progression, rounds, seed)
+        return self.simulate_reference(rules, strategy, progression, rounds, seed)
+
+    def simulate_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec,
+                       rounds: int, seed: np.random.SeedSequence) -> Stats:
+        """Play ``rounds`` rounds of a table on the kernel."""
+        raise NotImplementedError(f"{self.name} has no kernel")
+
+    def simulate_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
+                           rounds: int, seed: np.random.SeedSequence) -> Stats:
+        """Play ``rounds`` rounds on the reference path (any Python strategy)."""
+        raise NotImplementedError(f"{self.name} has no reference path")
+
+    def engine_path(self, rules: RulesT, strategy: Any) -> str:
+        """Which path plays this strategy: ``"kernel"``, ``"kernel (tabulated)"`` (a table
+        the engine built from a plain strategy) or ``"reference"``."""
+        table, source = self.table_source(rules, strategy)
+        if table is None or not self.kernel_plays(rules):
+            return REFERENCE
+        return f"{self.fast_path} (tabulated)" if source == "tabulated" else self.fast_path
+
+    def check(self, rules: RulesT, strategy: Any, progression: ProgressionSpec) -> None:
+        """Build the strategy's table and play a round or two on the reference path, so that
+        a broken strategy fails before a run."""
+        self.check_progression(progression)
+        self.table_of(rules, strategy)
+        self.simulate_reference(rules, strategy, progression, self.check_rounds,
+                                np.random.SeedSequence(0))
+
+    def rounds_independent(self, rules: RulesT) -> bool:
         """Whether one round tells nothing of the next (a fresh shuffle or draw each round).
         Where a pack is carried from round to round it does, and a run's standard errors are
         taken from the spread between chunks (batch means) instead."""
         return True
 
-    def engine_path(self, rules: Any, strategy: Any) -> str:
-        """Which path plays this strategy: ``"kernel"`` or ``"reference"``."""
-        return "reference"
-
-    def exact(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> ExactValue | None:
+    def exact(self, rules: RulesT, strategy: Any,
+              progression: ProgressionSpec) -> ExactValue | None:
         """Exact expectations for this strategy, or None where the mathematics does not reach."""
+        table = self.table_of(rules, strategy)
+        return None if table is None else self.exact_table(rules, table, progression)
+
+    def exact_table(self, rules: RulesT, table: TableT,
+                    progression: ProgressionSpec) -> ExactValue | None:
+        """Exact expectations of a table, or None where the exact code does not reach."""
         return None
 
-    def exact_unavailable(self, rules: Any, strategy: Any, progression: ProgressionSpec) -> str:
+    def exact_unavailable(self, rules: RulesT, strategy: Any,
+                          progression: ProgressionSpec) -> str:
         """Why :meth:`exact` gives no value here, in words a reader understands (shown in
         place of an empty cell)."""
-        if progression.kind != 0:
-            return ("no exact value: a stake progression makes each round's stake depend on "
-                    "the rounds before")
-        return "no exact value: the exact code does not reach this strategy under these rules"
+        table = self.table_of(rules, strategy)
+        if table is None:
+            return NOT_A_TABLE
+        return self.exact_table_unavailable(rules, table, progression)
 
-    def not_offered(self, rules: Any, strategy: Any) -> str | None:
+    def exact_table_unavailable(self, rules: RulesT, table: TableT,
+                                progression: ProgressionSpec) -> str:
+        """Why :meth:`exact_table` gives no value for this table."""
+        return progression_unavailable(progression)
+
+    def not_offered(self, rules: RulesT, strategy: Any) -> str | None:
         """Why the variant does not offer what the strategy bets on (None: it is offered).
 
         A row whose bet is not offered shows that reason instead of an edge of 0 +- 0.
         """
+        table = self.table_of(rules, strategy)
+        return None if table is None else self.not_offered_table(rules, table)
+
+    def not_offered_table(self, rules: RulesT, table: TableT) -> str | None:
+        """Why the variant does not offer what this table bets on (None: it is offered)."""
         return None
 
     def warnings(self, stats: Stats) -> list[str]:
@@ -192,7 +317,7 @@ class Game(ABC):
         """Game-specific report columns."""
         return {}
 
-    def exact_charts(self, rules: Any) -> dict[str, Any]:
+    def exact_charts(self, rules: RulesT) -> dict[str, Any]:
         """Odds charts of the exact values (name -> matplotlib Figure)."""
         return {}
 
@@ -204,7 +329,7 @@ class Game(ABC):
         """What ``houseedge bench`` times once per run (exact computations)."""
         return []
 
-    def exact_tables(self, rules: Any) -> dict[str, pd.DataFrame]:
+    def exact_tables(self, rules: RulesT) -> dict[str, pd.DataFrame]:
         """Exact odds tables for ``houseedge exact`` (name -> table)."""
         return {}
 
@@ -213,23 +338,40 @@ class Game(ABC):
         own figures where the edge columns do not carry them (a points game)."""
         return []
 
-    def session_nets(self, rules: Any, strategy: Any, progression: ProgressionSpec,
+    def session_nets(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
                      sessions: int, rounds: int, seed: np.random.SeedSequence
                      ) -> np.ndarray | None:
         """The net result of each round of ``sessions`` sessions of ``rounds`` rounds, one row
         per session, each session starting afresh (a new pack, the progression at its base),
-        played by the kernel from ``seed``; None where the game has no session play. The risk
-        tracker (:mod:`sim.risk.montecarlo`) follows the bankroll through the rows."""
+        played by the kernel from ``seed``; None where the game has no session play or the
+        strategy is no table. The risk tracker (:mod:`sim.risk.montecarlo`) follows the
+        bankroll through the rows."""
+        self.check_progression(progression)
+        table = self.table_of(rules, strategy)
+        if table is None or not self.kernel_plays(rules):
+            return None
+        return self.session_nets_table(rules, table, progression, sessions, rounds, seed)
+
+    def session_nets_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec,
+                           sessions: int, rounds: int, seed: np.random.SeedSequence
+                           ) -> np.ndarray | None:
+        """:meth:`session_nets` of a table on the kernel (None: no session play)."""
         return None
 
-    def round_law(self, rules: Any, strategy: Any, progression: ProgressionSpec
+    def round_law(self, rules: RulesT, strategy: Any, progression: ProgressionSpec
                   ) -> tuple[np.ndarray, np.ndarray] | None:
         """The exact distribution of the net result of one round as (values, probabilities),
         where rounds are independent and alike and the exact code reaches; else None."""
+        table = self.table_of(rules, strategy)
+        return None if table is None else self.round_law_table(rules, table, progression)
+
+    def round_law_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`round_law` of a table (None where the exact code does not reach)."""
         return None
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
-                     rules: Mapping[str, Any]) -> dict[str, Any]:
+                     rules: Mapping[str, RulesT]) -> dict[str, Any]:
         """Game-specific charts of a run: file name -> matplotlib Figure, from the merged
         statistics of each (variant, strategy) and the rules of each variant."""
         return {}

@@ -2,14 +2,14 @@
 simulation, and what it costs the operator.
 
 Terms and the games played: :mod:`.terms`; the integer grid and policy tables: :mod:`.grid`,
-:mod:`.policy`; the exact programme: :mod:`.dp`; simulated players: :mod:`.walk`; the
-operator's view: :mod:`.operator`; charts: :mod:`.charts`.
+:mod:`.policy`; the built-in policies: :mod:`.players`; the exact programme: :mod:`.dp`;
+simulated players: :mod:`.walk`; the operator's view: :mod:`.operator`; charts:
+:mod:`.charts`.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -18,8 +18,9 @@ import pandas as pd
 from sim.errors import InputError
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
-from sim.games.bonus.grid import END_NAMES, Grid, PolicyTable
-from sim.games.bonus.tabulate import tabulate
+from sim.games.bonus.grid import END_NAMES, Grid, PolicyTable, grid_for
+from sim.games.bonus.players import Bold, Flat, Optimal
+from sim.games.bonus.tabulate import tabulate as tabulate_strategy
 from sim.games.bonus.terms import (
     PRESETS,
     BonusBet,
@@ -28,8 +29,9 @@ from sim.games.bonus.terms import (
     PlayedGame,
     played_game,
 )
+from sim.games.bonus.value import policy_value, table_of
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
-from sim.progression import FLAT, ProgressionSpec
+from sim.progression import ProgressionSpec
 from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
@@ -41,56 +43,17 @@ __all__ = [
 TABLE_STAKES = (1.0, 5.0, 25.0, 100.0)
 
 
-@lru_cache(maxsize=64)
-def grid_for(rules: BonusRules) -> Grid:
-    """The integer grid of some terms (built once per process)."""
-    return Grid.of(rules)
-
-
-def table_of(strategy: Any, grid: Grid) -> PolicyTable | None:
-    """The strategy as a policy table, or None (reference path only).
-
-    Raises:
-        ValueError: the policy asks for something the terms do not allow.
-    """
-    describe = getattr(strategy, "bonus_table", None)
-    return describe(grid) if describe is not None else tabulate(grid, strategy).table
-
-
-_VALUES: dict[tuple, BonusValue] = {}
-
-
-def policy_value(rules: BonusRules, strategy: Any) -> BonusValue | None:
-    """The exact outcome of a policy under some terms (cached per process), or None."""
-    key_of = getattr(strategy, "key", None)
-    key = (rules, key_of()) if key_of is not None else None
-    if key is not None and key in _VALUES:
-        return _VALUES[key]
-    grid = grid_for(rules)
-    table = table_of(strategy, grid)
-    if table is None:
-        return None
-    value = evaluate(grid, table)
-    if key is not None:
-        if len(_VALUES) > 256:
-            _VALUES.clear()
-        _VALUES[key] = value
-    return value
-
-
-def _check_progression(progression: ProgressionSpec) -> None:
-    if progression.kind != FLAT or progression.base != 1.0:
-        raise InputError("progression: stakes are set by the bonus policy (its params); "
-                         "stake progressions do not apply (leave progression out)")
-
-
 def _posterior_sd(k: float, n: int) -> float:
     # SD of a proportion under a uniform prior: never 0, close to the binomial SE when k is
     # large; the honest error bar when completions are rare (k = 0 included).
     return math.sqrt((k + 1) * (n - k + 1) / ((n + 2) ** 2 * (n + 3)))
 
 
-class BonusGame(Game):
+def _exact_value(value: BonusValue) -> ExactValue:
+    return ExactValue(value.expected_profit, value.deposit, value.mean_wagered, value.sd_payout)
+
+
+class BonusGame(Game[BonusRules, PolicyTable]):
     """Wagering bonuses played on scratch cards, faro bets or even-money bets."""
 
     name = "bonus"
@@ -101,42 +64,50 @@ class BonusGame(Game):
     rules_type = BonusRules
     presets = PRESETS
     printed_tables = ("bets", "claims")
+    flat_stakes_only = ("progression: stakes are set by the bonus policy (its params); "
+                        "stake progressions do not apply (leave progression out)")
 
-    def simulate(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        _check_progression(progression)
+    def offered_table(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
+        return table_of(strategy, grid_for(rules))
+
+    def simulate_table(self, rules: BonusRules, table: PolicyTable,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
         grid = grid_for(rules)
-        table = table_of(strategy, grid)
-        if table is None:
-            return simulate_reference(grid, strategy, rounds, strategy_generator(seed),
-                                      kernel_state(seed))
         return player_stats(grid, *walk_table(grid, table, rounds, kernel_state(seed)))
 
-    def check(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec) -> None:
-        _check_progression(progression)
-        grid = grid_for(rules)
-        try:
-            table_of(strategy, grid)
-        except ValueError as exc:
-            raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
-        simulate_reference(grid, strategy, 2, generator(np.random.SeedSequence(0)))
+    def simulate_reference(self, rules: BonusRules, strategy: Any,
+                           progression: ProgressionSpec, rounds: int,
+                           seed: np.random.SeedSequence) -> Stats:
+        return simulate_reference(grid_for(rules), strategy, rounds, strategy_generator(seed),
+                                  kernel_state(seed))
 
     def pack_key(self, rules: BonusRules) -> str:
         """What decides the spins: the games played (a uniform per bet picks the outcome of
         the game bet on), so terms that differ only in wagering, caps or match share them."""
         return f"games={rules.games}"
 
-    def engine_path(self, rules: BonusRules, strategy: Any) -> str:
-        return "kernel" if hasattr(strategy, "bonus_table") or tabulate(
-            grid_for(rules), strategy).ok else "reference"
+    def tabulate(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
+        """A plain-Python policy that does not read the balance, as a table
+        (:mod:`.tabulate`)."""
+        return tabulate_strategy(grid_for(rules), strategy).table
+
+    def check(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec) -> None:
+        try:
+            super().check(rules, strategy, progression)
+        except ValueError as exc:  # a stake the terms do not allow, found building the table
+            raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
 
     def exact(self, rules: BonusRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
-        value = policy_value(rules, strategy)
+        value = policy_value(rules, strategy)  # an offered table's, cached per policy
         if value is None:
-            return None
-        return ExactValue(value.expected_profit, value.deposit, value.mean_wagered,
-                          value.sd_payout)
+            return super().exact(rules, strategy, progression)
+        return _exact_value(value)
+
+    def exact_table(self, rules: BonusRules, table: PolicyTable,
+                    progression: ProgressionSpec) -> ExactValue | None:
+        return _exact_value(evaluate(grid_for(rules), table))
 
     def exact_unavailable(self, rules: BonusRules, strategy: Any,
                           progression: ProgressionSpec) -> str:
@@ -155,8 +126,6 @@ class BonusGame(Game):
         return out
 
     def bench_cases(self) -> list[BenchCase]:
-        from strategies.bonus import Flat
-
         rules = PRESETS["seed"]
         grid = grid_for(rules)
         state = kernel_state(np.random.SeedSequence(1))
@@ -180,15 +149,13 @@ class BonusGame(Game):
             BenchCase("seed bonus, flat 25, ~36 bets a player (kernel)", "players",
                       kernel(25.0)),
             BenchCase("seed bonus, flat 25, ~36 bets a player (reference path)", "players",
-                      reference),
+                      reference, reference=True),
             BenchCase("exact programme, flat stake 1 (forward pass)", "states", programme),
         ]
 
     @staticmethod
     def _policies(rules: BonusRules) -> list[tuple[str, Any]]:
         """Flat stakes the terms allow, bold play and the optimum (the exact tables' rows)."""
-        from strategies.bonus import Bold, Flat, Optimal
-
         step = int(grid_for(rules).games["step"][0]) * rules.unit
         stakes = [s for s in TABLE_STAKES if s % step == 0 and
                   (not rules.max_bet or s <= rules.max_bet)]
@@ -217,7 +184,6 @@ class BonusGame(Game):
 
     def exact_charts(self, rules: BonusRules) -> dict[str, Any]:
         from sim.games.bonus.charts import cashout_chart, stake_chart
-        from strategies.bonus import Optimal
 
         policies = self._policies(rules)
         chosen = [policies[0], policies[-1]]

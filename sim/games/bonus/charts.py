@@ -1,26 +1,26 @@
 """Bonus charts: P(complete) and expected profit against stake size, cost and P(complete)
 against a term, and the distribution of the cash-out.
 
-Each function takes an optional ``ax`` and returns the Figure. ``python -m
-sim.games.bonus.charts --out DIR`` draws them for the seed's bonus (100% up to 100, 20x).
+Each function takes an optional ``ax`` and returns the Figure. ``houseedge study
+bonus-charts --out DIR`` draws them for the seed's bonus (100% up to 100, 20x).
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, legend_outside, save
-from sim.games.bonus import BonusRules, grid_for, policy_value
+from sim.charts import _axes, legend_outside
 from sim.games.bonus.dp import BonusValue
-from sim.games.bonus.terms import PRESETS
+from sim.games.bonus.grid import grid_for
+from sim.games.bonus.players import Flat
+from sim.games.bonus.terms import BonusRules
+from sim.games.bonus.value import policy_value
 
 
 def _allowed(rules: BonusRules, stakes: Sequence[float]) -> list[float]:
@@ -33,8 +33,6 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
                 ax: Axes | None = None, optimal: Any | None = None) -> Figure:
     """Expected profit and P(complete) of a flat stake against its size, the naive value and
     (if given) an optimal policy's profit beside them."""
-    from strategies.bonus import Flat
-
     fig, ax = _axes(ax, (7.5, 4.2))
     stakes = _allowed(rules, stakes)
     values = [policy_value(rules, Flat(float(s))) for s in stakes]
@@ -111,33 +109,3 @@ def cashout_chart(values: Sequence[tuple[str, BonusValue]], ax: Axes | None = No
     ax.set_title("Distribution of the cash-out")
     ax.grid(alpha=0.3)
     return fig
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Draw the charts of the seed's bonus into a folder."""
-    from strategies.bonus import Bold, Flat, Optimal
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="reports/bonus-charts", help="output folder")
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    seed = PRESETS["seed"]
-    save(stake_chart(seed, optimal=Optimal()), out / "seed-stakes.png")
-    save(stake_chart(PRESETS["seed-oh-snap"]), out / "seed-oh-snap-stakes.png")
-    policies = [("flat 1", Flat(1.0)), ("flat 5", Flat(5.0)), ("bold", Bold())]
-    save(cost_chart(seed, "wagering", [5, 10, 20, 30, 40], policies),
-         out / "cost-wagering.png")
-    save(cost_chart(seed, "max_bet", [0.0, 100.0, 50.0, 20.0, 10.0, 5.0],
-                    [("flat 1", Flat(1.0)), ("flat 5", Flat(5.0)), ("bold", Bold())]),
-         out / "cost-max-bet.png")
-    save(cost_chart(seed, "max_cashout", [0.0, 1000.0, 500.0, 300.0, 200.0], policies),
-         out / "cost-max-cashout.png")
-    save(cashout_chart([(label, policy_value(seed, p)) for label, p in
-                        [("flat 1", Flat(1.0)), ("optimal", Optimal())]]),
-         out / "seed-cashout.png")
-    print(f"charts in {out}/")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

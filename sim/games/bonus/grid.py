@@ -16,7 +16,7 @@ scratch card can multiply a stake by 1,000.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numba
 import numpy as np
@@ -190,6 +190,12 @@ class Grid:
 
     def wagering_money(self, w: float) -> float:
         return w * self.unit / self.wagering_scale
+
+
+@lru_cache(maxsize=64)
+def grid_for(rules: BonusRules) -> Grid:
+    """The integer grid of some terms (built once per process)."""
+    return Grid.of(rules)
 
 
 @dataclass(frozen=True, eq=False)

@@ -59,7 +59,7 @@ def value_row(rules: BonusRules, label: str, value: BonusValue) -> dict[str, Any
 def policy_rows(rules: BonusRules, policies: Iterable[tuple[str, Any]]
                 ) -> tuple[list[dict[str, Any]], dict[str, BonusValue]]:
     """Exact rows for several policies, and their values by label."""
-    from sim.games.bonus import policy_value
+    from sim.games.bonus.value import policy_value
 
     rows, values = [], {}
     for label, policy in policies:
@@ -117,7 +117,7 @@ def term_effects(rules: BonusRules, policies: Iterable[tuple[str, Any]],
         policies: (label, policy) pairs.
         changes: term name -> values to try (e.g. ``{"wagering": [10, 20, 30]}``).
     """
-    from sim.games.bonus import policy_value
+    from sim.games.bonus.value import policy_value
 
     policies = list(policies)
     rows = []

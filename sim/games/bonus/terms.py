@@ -32,7 +32,8 @@ from functools import lru_cache, reduce
 
 import numpy as np
 
-from sim.errors import InputError
+from sim.errors import InputError, RuleError
+from sim.validation import check_fields
 
 KINDS = ("cashable", "sticky", "parachute")
 FORFEITS = ("bonus", "all")
@@ -201,52 +202,59 @@ class BonusRules:
             ("kind", self.kind in KINDS, " or ".join(map(repr, KINDS))),
             ("forfeit", self.forfeit in FORFEITS, " or ".join(map(repr, FORFEITS))),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if len(self.contributions) != len(self.games):
-            raise ValueError(f"contributions: expected one per game ({len(self.games)}), got "
-                             f"{len(self.contributions)}")
+            raise RuleError("contributions", self.contributions,
+                            detail=f"expected one per game ({len(self.games)}), got "
+                            f"{len(self.contributions)}")
         for i, c in enumerate(self.contributions):
             if not (_number(c) and 0 < c <= 1):
-                raise ValueError(f"contributions: expected shares in (0, 1] (a game that does "
-                                 f"not count is never worth playing), got {c!r} for game {i}")
+                raise RuleError("contributions", self.contributions,
+                                detail=f"expected shares in (0, 1] (a game that does "
+                                f"not count is never worth playing), got {c!r} for game {i}")
         for i, spec in enumerate(self.games):
             try:
                 played_game(spec)
             except ValueError as exc:
-                raise ValueError(f"games: game {i}: {exc}") from None
+                raise RuleError("games", self.games,
+                                detail=f"game {i}: {exc}") from None
         for name in ("deposit", "max_bet", "max_cashout"):
             if not _whole(getattr(self, name), self.unit):
-                raise ValueError(f"{name}: {getattr(self, name):g} is not a whole number of "
-                                 f"units ({self.unit:g})")
+                raise RuleError(name, getattr(self, name),
+                                detail=f"{getattr(self, name):g} is not a whole number of "
+                                f"units ({self.unit:g})")
         self._check_feasible()
 
     def _check_feasible(self) -> None:
         steps = [played_game(g).stake_step * self.unit for g in self.games]
         if self.max_bet and self.max_bet < min(steps):
-            raise ValueError(f"max_bet: {self.max_bet:g} is below the smallest stake of every "
-                             f"game ({min(steps):g})")
+            raise RuleError("max_bet", self.max_bet,
+                            detail=f"{self.max_bet:g} is below the smallest stake of every "
+                            f"game ({min(steps):g})")
         start = self.deposit if self.kind == "parachute" else self.deposit + self.bonus
         if start < min(steps) and self.bonus + self.deposit < min(steps):
-            raise ValueError(f"deposit: a balance of {start:g} does not cover the smallest "
-                             f"stake ({min(steps):g})")
+            raise RuleError("deposit", self.deposit,
+                            detail=f"a balance of {start:g} does not cover the smallest "
+                            f"stake ({min(steps):g})")
         wq = self.wagering_scale
         if not _whole(self.requirement * wq, self.unit):
-            raise ValueError(f"wagering: a requirement of {self.requirement:g} is not a whole "
-                             f"number of wagering units ({self.unit / wq:g})")
+            raise RuleError("wagering", self.wagering,
+                            detail=f"a requirement of {self.requirement:g} is not a whole "
+                            f"number of wagering units ({self.unit / wq:g})")
         if self.max_bets and self.max_bet:
             most = self.max_bets * self.max_bet * max(self.contributions)
             if most < self.requirement:
-                raise ValueError(f"max_bets: the requirement of {self.requirement:g} cannot be "
-                                 f"met in {self.max_bets} bets of at most {self.max_bet:g} "
-                                 f"(at most {most:g} counts)")
+                raise RuleError("max_bets", self.max_bets,
+                                detail=f"the requirement of {self.requirement:g} cannot be "
+                                f"met in {self.max_bets} bets of at most {self.max_bet:g} "
+                                f"(at most {most:g} counts)")
         states = (self.requirement / self.unit * wq + 1) * (
             (start + self.requirement / min(self.contributions) + self.bonus
              + self.max_cashout) / self.unit)
         if states > MAX_STATES:
-            raise ValueError(f"unit: the exact programme would hold about {states:,.0f} states "
-                             f"(at most {MAX_STATES:,}); use a larger unit")
+            raise RuleError("unit", self.unit,
+                            detail=f"the exact programme would hold about {states:,.0f} states "
+                            f"(at most {MAX_STATES:,}); use a larger unit")
 
     # ------------------------------------------------------------------ derived terms
     @property

@@ -63,12 +63,6 @@ _FIGURES = (
 )
 
 
-def kernel_table_of(strategy: Any, rules: BridgeRules) -> BridgeTable | None:
-    """The strategy as a table, or None if it can only run on the reference path."""
-    describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else None
-
-
 def scores_by_tricks(rules: BridgeRules) -> np.ndarray:
     """The deal's net score for each number of tricks 0..13."""
     return np.array([score(rules.contract, t, rules.scoring).net for t in range(14)],
@@ -86,7 +80,7 @@ def _check_line(line: Any, strategy: Any) -> int:
     return LINES.index(line)
 
 
-class BridgeGame(Game):
+class BridgeGame(Game[BridgeRules, BridgeTable]):
     """Bridge: deal odds (splits, given cards, patterns, points) and contracts scored."""
 
     name = "bridge"
@@ -97,12 +91,11 @@ class BridgeGame(Game):
     rules_type = BridgeRules
     presets = PRESETS
     printed_tables = ("texts", "lines", "contract")
+    table_hook = "kernel_table"
 
-    def simulate(self, rules: BridgeRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        table = kernel_table_of(strategy, rules)
-        if table is None:
-            return self.simulate_reference(rules, strategy, progression, rounds, seed)
+    def simulate_table(self, rules: BridgeRules, table: BridgeTable,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
         if table.line == "survey":
             return survey_stats(rounds, kernel_state(seed))
         return contract_stats(rounds, kernel_state(seed), rules.missing, table.line,
@@ -113,7 +106,7 @@ class BridgeGame(Game):
                            seed: np.random.SeedSequence) -> Stats:
         """Play on the reference path: ``decide(view, rng)`` is asked on every deal."""
         rng = generator(seed)
-        table = kernel_table_of(strategy, rules)
+        table = self.table_of(rules, strategy)
         if table is not None and table.line == "survey":
             return survey_reference(rounds, rng)
         scores = scores_by_tricks(rules)
@@ -129,19 +122,10 @@ class BridgeGame(Game):
                             {f"tricks_{tricks}": 1.0, "line_wins": float(won)})
         return stats
 
-    def engine_path(self, rules: BridgeRules, strategy: Any) -> str:
-        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
-
-    def check(self, rules: BridgeRules, strategy: Any, progression: ProgressionSpec) -> None:
-        self.simulate_reference(rules, strategy, progression, 2, np.random.SeedSequence(0))
-
-    def exact(self, rules: BridgeRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
+    def exact_table(self, rules: BridgeRules, table: BridgeTable,
+                    progression: ProgressionSpec) -> ExactValue | None:
         """The survey: South's mean points (10) and their SD; a table line: the deal's exact
         mean score and its SD."""
-        table = kernel_table_of(strategy, rules)
-        if table is None:
-            return None
         if table.line == "survey":
             mean, var = odds.mean_and_variance(odds.hcp_distribution())
         else:
@@ -261,7 +245,8 @@ class BridgeGame(Game):
         return [BenchCase("full deals surveyed: points, pattern, splits (kernel)", "deals",
                           survey),
                 BenchCase("unseen cards dealt, drop line scored (kernel)", "deals", contract),
-                BenchCase("full deals surveyed (reference path)", "deals", reference)]
+                BenchCase("full deals surveyed (reference path)", "deals", reference,
+                          reference=True)]
 
 
 GAME = BridgeGame()

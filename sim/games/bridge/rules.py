@@ -23,13 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.errors import RuleError
 from sim.games.bridge.scoring import SCORINGS, STRAINS, Contract
+from sim.validation import check_fields, is_int
 
 LINES = ("finesse", "drop")
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -59,18 +57,16 @@ class BridgeRules:
 
     def __post_init__(self) -> None:
         checks = [
-            ("level", _is_int(self.level) and 1 <= self.level <= 7, "an integer 1..7"),
+            ("level", is_int(self.level) and 1 <= self.level <= 7, "an integer 1..7"),
             ("strain", self.strain in STRAINS, " or ".join(map(repr, STRAINS))),
-            ("doubled", _is_int(self.doubled) and self.doubled in (0, 1, 2), "0, 1 or 2"),
+            ("doubled", is_int(self.doubled) and self.doubled in (0, 1, 2), "0, 1 or 2"),
             ("vulnerable", isinstance(self.vulnerable, bool), "true or false"),
             ("scoring", self.scoring in SCORINGS, " or ".join(map(repr, SCORINGS))),
-            ("missing", _is_int(self.missing) and 1 <= self.missing <= 10, "an integer 1..10"),
-            ("sure_tricks", _is_int(self.sure_tricks) and 0 <= self.sure_tricks <= 12,
+            ("missing", is_int(self.missing) and 1 <= self.missing <= 10, "an integer 1..10"),
+            ("sure_tricks", is_int(self.sure_tricks) and 0 <= self.sure_tricks <= 12,
              "an integer 0..12"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
 
     @property
     def contract(self) -> Contract:
@@ -96,7 +92,8 @@ class BridgeTable:
 
     def __post_init__(self) -> None:
         if self.line not in ("survey", *LINES):
-            raise ValueError(f"line: expected 'survey', 'finesse' or 'drop', got {self.line!r}")
+            raise RuleError("line", self.line, "'survey', 'finesse' or 'drop'",
+                            f"expected 'survey', 'finesse' or 'drop', got {self.line!r}")
 
 
 PRESETS = {

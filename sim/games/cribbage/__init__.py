@@ -81,12 +81,6 @@ class PolicyPlayer:
         return choose(view, self.policy)
 
 
-def policy_of(strategy: Any, rules: CribbageRules) -> DiscardPolicy | None:
-    """The strategy as kernel data, or None if it can only run on the reference path."""
-    describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else None
-
-
 def exact_points(rules: CribbageRules, policy: DiscardPolicy | None) -> float | None:
     """The exact mean points of the followed seat per deal, where known.
 
@@ -123,7 +117,7 @@ def _counters(deal: DealResult, rules: CribbageRules) -> dict[str, float]:
     return out
 
 
-class CribbageGame(Game):
+class CribbageGame(Game[CribbageRules, DiscardPolicy]):
     """Cribbage: the show of a deal under discard policies, two to four players."""
 
     name = "cribbage"
@@ -134,21 +128,20 @@ class CribbageGame(Game):
     rules_type = CribbageRules
     presets = PRESETS
     printed_tables = ("summary", "statistics")
+    table_hook = "kernel_table"
 
-    def simulate(self, rules: CribbageRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        policy = policy_of(strategy, rules)
-        if policy is not None:
-            stats = simulate_policy(rules, policy, rounds, kernel_state(seed))
-        else:
-            stats = self.simulate_reference(rules, strategy, rounds, seed)
-        exact = None if rules.pegging else exact_points(rules, policy)
+    def simulate_table(self, rules: CribbageRules, table: DiscardPolicy,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
+        stats = simulate_policy(rules, table, rounds, kernel_state(seed))
+        exact = None if rules.pegging else exact_points(rules, table)
         if exact is not None:
             # Carried with the chunk's sums so that the report can set it beside the mean.
             stats.counters["exact_points"] = exact * rounds
         return stats
 
-    def simulate_reference(self, rules: CribbageRules, strategy: Any, rounds: int,
+    def simulate_reference(self, rules: CribbageRules, strategy: Any,
+                           progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
         """Play ``rounds`` deals on the reference path (any Python strategy)."""
         rng = generator(seed)
@@ -159,20 +152,13 @@ class CribbageGame(Game):
             stats.add_round(float(deal.seat_points(rules)), 0.0, 0.0, _counters(deal, rules))
         return stats
 
-    def engine_path(self, rules: CribbageRules, strategy: Any) -> str:
-        return "kernel" if policy_of(strategy, rules) is not None else "reference"
-
-    def check(self, rules: CribbageRules, strategy: Any, progression: ProgressionSpec) -> None:
-        policy_of(strategy, rules)
-        self.simulate_reference(rules, strategy, 2, np.random.SeedSequence(0))
-
-    def exact(self, rules: CribbageRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
+    def exact_table(self, rules: CribbageRules, table: DiscardPolicy,
+                    progression: ProgressionSpec) -> ExactValue | None:
         """The exact mean points per deal where known (the random keep); no stake, so no
         edge."""
         if rules.pegging:
             return None  # the play is simulated only
-        value = exact_points(rules, policy_of(strategy, rules))
+        value = exact_points(rules, table)
         return None if value is None else ExactValue(value, None, None)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
@@ -335,11 +321,11 @@ class CribbageGame(Game):
                                pegging))
 
         def reference(n: int) -> object:
-            return self.simulate_reference(rules, PolicyPlayer(DiscardPolicy("hand")), n,
-                                           np.random.SeedSequence(1))
+            return self.simulate_reference(rules, PolicyPlayer(DiscardPolicy("hand")),
+                                           ProgressionSpec(), n, np.random.SeedSequence(1))
 
         cases.append(BenchCase("six-card deals, best expected hand (reference path)", "deals",
-                               reference))
+                               reference, reference=True))
         return cases
 
     def bench_timings(self) -> list[BenchTiming]:

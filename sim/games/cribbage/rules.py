@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.errors import RuleError
+from sim.validation import check_fields
+
 SEATS = ("pone", "dealer")
 
 
@@ -57,15 +60,15 @@ class CribbageRules:
             ("seat", self.seat in SEATS, " or ".join(repr(s) for s in SEATS)),
             ("pegging", isinstance(self.pegging, bool), "true or false"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.players > 2 and self.cards_dealt != 5:
-            raise ValueError(f"cards_dealt: with {self.players} players five cards are dealt, "
-                             f"got {self.cards_dealt}")
+            raise RuleError("cards_dealt", self.cards_dealt,
+                            detail=f"with {self.players} players five cards are dealt, "
+                            f"got {self.cards_dealt}")
         if self.pegging and (self.players != 2 or self.cards_dealt == 5):
-            raise ValueError(f"pegging: the play is modelled for two players dealt six or "
-                             f"seven cards, got {self.players} dealt {self.cards_dealt}")
+            raise RuleError("pegging", self.pegging,
+                            detail=f"the play is modelled for two players dealt six or "
+                            f"seven cards, got {self.players} dealt {self.cards_dealt}")
 
     @property
     def discard(self) -> int:

@@ -1,7 +1,7 @@
 """Faro and stuss: the game object the engine uses.
 
 Rules and types: :mod:`.rules`; the reference deal: :mod:`.deal`; the compiled kernel:
-:mod:`.kernel`; exact odds: :mod:`.exact`.
+:mod:`.kernel`; a table played as a strategy: :mod:`.players`; exact odds: :mod:`.exact`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from sim.games.faro.exact import (
     turn_odds,
 )
 from sim.games.faro.kernel import FaroTable, session_nets, simulate_table
+from sim.games.faro.players import TableBettor
 from sim.games.faro.rules import (
     PRESETS,
     CallTurnBet,
@@ -33,7 +34,7 @@ from sim.games.faro.rules import (
     HighCardBet,
     RankBet,
 )
-from sim.games.faro.tabulate import tabulate
+from sim.games.faro.tabulate import tabulate as tabulate_strategy
 from sim.progression import ProgressionSpec, ProgressionState
 from sim.rng import kernel_state, strategy_generator
 from sim.stats import Stats
@@ -41,18 +42,13 @@ from sim.xoshiro import shuffle_in_place
 
 __all__ = [
     "GAME", "BetOdds", "CallTurnBet", "DealResult", "FaroBet", "FaroGame", "FaroRules",
-    "FaroTable", "FaroView", "HighCardBet", "RankBet", "call_turn_odds", "deal_value",
+    "FaroTable", "FaroView", "HighCardBet", "RankBet", "TableBettor", "call_turn_odds",
+    "deal_value",
     "high_card_odds", "play_deal", "resolved_odds", "turn_odds",
 ]
 
 
-def kernel_table_of(strategy: Any, rules: FaroRules) -> FaroTable | None:
-    """The strategy as a kernel table, or None if it can only run on the reference path."""
-    describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else tabulate(rules, strategy).table
-
-
-class FaroGame(Game):
+class FaroGame(Game[FaroRules, FaroTable]):
     """Faro (American), stuss and old pharo: bets against the bank on a whole deal."""
 
     name = "faro"
@@ -62,13 +58,11 @@ class FaroGame(Game):
     presets = PRESETS
     headline_basis = "wagered"  # a deal holds many bets: the edge per bet is what is meant
     rules_doc = "docs/rules/faro.md"
+    table_hook = "kernel_table"
 
-    def simulate(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        table = kernel_table_of(strategy, rules)
-        if table is not None:
-            return simulate_table(rules, table, progression, rounds, kernel_state(seed))
-        return self.simulate_reference(rules, strategy, progression, rounds, seed)
+    def simulate_table(self, rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
+                       rounds: int, seed: np.random.SeedSequence) -> Stats:
+        return simulate_table(rules, table, progression, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
                            rounds: int, seed: np.random.SeedSequence) -> Stats:
@@ -93,48 +87,32 @@ class FaroGame(Game):
     def pack_key(self, rules: FaroRules) -> str:
         """Faro, stuss and old pharo with or without the soda burn deal the same shuffles
         wherever the pack is the same: only its packs, ranks and suits decide it."""
-        return f"packs={rules.packs} ranks={rules.ranks} suits={rules.suits}"
+        return f"packs={rules.packs} ranks={rules.rank_count} suits={rules.suits}"
 
-    def engine_path(self, rules: FaroRules, strategy: Any) -> str:
-        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
+    def tabulate(self, rules: FaroRules, strategy: Any) -> FaroTable | None:
+        """A plain-Python strategy that declares the view fields it reads, as a table
+        (:mod:`.tabulate`)."""
+        return tabulate_strategy(rules, strategy).table
 
-    def check(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec) -> None:
-        self.simulate_reference(rules, strategy, progression, 2, np.random.SeedSequence(0))
+    def exact_table(self, rules: FaroRules, table: FaroTable,
+                    progression: ProgressionSpec) -> ExactValue | None:
+        return deal_value(rules, table, progression)
 
-    def exact(self, rules: FaroRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
-        table = kernel_table_of(strategy, rules)
-        return deal_value(rules, table, progression) if table is not None else None
-
-    def exact_unavailable(self, rules: FaroRules, strategy: Any,
-                          progression: ProgressionSpec) -> str:
-        if kernel_table_of(strategy, rules) is None:
-            return ("no exact value: the strategy is not a table the exact code can read (it "
-                    "plays on the reference path)")
-        return super().exact_unavailable(rules, strategy, progression)
-
-    def not_offered(self, rules: FaroRules, strategy: Any) -> str | None:
-        table = kernel_table_of(strategy, rules)
-        if table is None or table.masks or table.high_card or not table.call_turn:
+    def not_offered_table(self, rules: FaroRules, table: FaroTable) -> str | None:
+        if table.masks or table.high_card or not table.call_turn or rules.has_hock:
             return None
-        if not rules.has_hock:
-            return "not offered: no hock is left in this variant, so the turn cannot be called"
-        return None
+        return "not offered: no hock is left in this variant, so the turn cannot be called"
 
-    def session_nets(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
-                     sessions: int, rounds: int, seed: np.random.SeedSequence
-                     ) -> np.ndarray | None:
-        table = kernel_table_of(strategy, rules)
-        if table is None:
-            return None
+    def session_nets_table(self, rules: FaroRules, table: FaroTable,
+                           progression: ProgressionSpec, sessions: int, rounds: int,
+                           seed: np.random.SeedSequence) -> np.ndarray | None:
         return session_nets(rules, table, progression, sessions, rounds, kernel_state(seed))
 
-    def round_law(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec
-                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    def round_law_table(self, rules: FaroRules, table: FaroTable, progression: ProgressionSpec
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
         """The exact law of a deal's net for flat bets on up to four single ranks
         (:func:`~sim.games.faro.deal_law.deal_law`)."""
-        table = kernel_table_of(strategy, rules)
-        return None if table is None else deal_law(rules, table, progression)
+        return deal_law(rules, table, progression)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         decisions = stats.counters.get("decisions", 0.0)
@@ -163,9 +141,7 @@ class FaroGame(Game):
             return simulate_table(rules, every_rank, flat, n, state)
 
         def reference(n: int) -> object:
-            from strategies.faro import TableStrategy
-
-            return self.simulate_reference(rules, TableStrategy(every_rank), flat, n,
+            return self.simulate_reference(rules, TableBettor(every_rank), flat, n,
                                            np.random.SeedSequence(1))
 
         def sessions(n: int) -> object:  # sessions of 100 deals (bankroll and risk of ruin)
@@ -173,7 +149,8 @@ class FaroGame(Game):
 
         return [BenchCase("13 rank bets, whole deal (kernel)", "deals", kernel),
                 BenchCase("13 rank bets, sessions of 100 deals (kernel)", "deals", sessions),
-                BenchCase("13 rank bets, whole deal (reference path)", "deals", reference)]
+                BenchCase("13 rank bets, whole deal (reference path)", "deals", reference,
+                          reference=True)]
 
     def exact_tables(self, rules: FaroRules) -> dict[str, pd.DataFrame]:
         totals = tuple(int(c) for c in rules.rank_totals())

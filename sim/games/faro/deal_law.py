@@ -63,7 +63,7 @@ def deal_law(rules: FaroRules, table: FaroTable, progression: ProgressionSpec
                     nxt[after][net] += p * q
         layer, n = nxt, n - 1
     for turn in range(rules.n_turns):
-        void = rules.winner_void(turn)
+        void = rules.last_winner_void and turn == rules.n_turns - 1  # old pharo
         nxt = defaultdict(lambda: defaultdict(float))
         for counts, dist in layer.items():
             for lose, p1, mid in draws(counts, n):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.cards import N_RANKS, PackRules
+from sim.errors import RuleError
+from sim.validation import check_fields, is_int
 
 HIGH_CARD_PAIR_RULES = ("push", "lose-half")
 
@@ -30,8 +32,8 @@ class FaroRules(PackRules):
         cat_hop_pays: odds paid for calling the last turn with a pair among the three.
         high_card_pair: a high-card bet on a pair is a ``"push"`` or ``"lose-half"``.
         packs: how many 52-card packs are mixed.
-        ranks: the pack keeps the lowest ``ranks`` ranks (13: the full pack; fewer for
-            exact enumeration in tests).
+        rank_count: the pack keeps the lowest ``rank_count`` ranks (13: the full pack; fewer
+            for exact enumeration in tests).
         suits: the pack keeps this many suits.
     """
 
@@ -42,7 +44,7 @@ class FaroRules(PackRules):
     cat_hop_pays: float = 1.0
     high_card_pair: str = "push"
     packs: int = 1
-    ranks: int = N_RANKS
+    rank_count: int = N_RANKS
     suits: int = 4
 
     def __post_init__(self) -> None:
@@ -61,16 +63,15 @@ class FaroRules(PackRules):
              " or ".join(repr(r) for r in HIGH_CARD_PAIR_RULES)),
             ("packs", isinstance(self.packs, int) and not isinstance(self.packs, bool)
              and 1 <= self.packs <= 8, "an integer 1..8"),
-            ("ranks", isinstance(self.ranks, int) and not isinstance(self.ranks, bool)
-             and 2 <= self.ranks <= N_RANKS, "an integer 2..13"),
+            ("rank_count", is_int(self.rank_count) and 2 <= self.rank_count <= N_RANKS,
+             "an integer 2..13"),
             ("suits", isinstance(self.suits, int) and not isinstance(self.suits, bool)
              and 1 <= self.suits <= 4, "an integer 1..4"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.n_cards - int(self.soda) < 3:
-            raise ValueError(f"ranks: a pack of {self.n_cards} cards is too small to deal")
+            raise RuleError("rank_count", self.rank_count,
+                            detail=f"a pack of {self.n_cards} cards is too small to deal")
 
     # ------------------------------------------------------------- the deal's shape
     @property
@@ -82,10 +83,6 @@ class FaroRules(PackRules):
     def has_hock(self) -> bool:
         """An odd card is left at the end (the hock, no action)."""
         return (self.n_cards - int(self.soda)) % 2 == 1
-
-    def winner_void(self, turn: int) -> bool:
-        """The winning card of ``turn`` is void (old pharo's last card)."""
-        return self.last_winner_void and turn == self.n_turns - 1
 
 
 PRESETS = {

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
+from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.gin_rummy.exact import deadwood_counts, gin_probability
 from sim.games.gin_rummy.kernel import simulate_hands
 from sim.games.gin_rummy.melds import deadwood
@@ -34,8 +34,12 @@ __all__ = ["GAME", "PRESETS", "GinGame", "GinRules", "deadwood", "deadwood_count
            "gin_probability", "simulate_hands"]
 
 
-class GinGame(Game):
-    """Gin rummy: melds, deadwood and gin in the dealt hand."""
+class GinGame(Game[GinRules, GinRules]):
+    """Gin rummy: melds, deadwood and gin in the dealt hand.
+
+    No decision is scored (the round is the dealt hand), so whatever the strategy, its table
+    is the rules themselves and the kernel deals it.
+    """
 
     name = "gin_rummy"
     description = "Gin rummy: the dealt hand's deadwood and the chance of gin, exact and simulated"
@@ -45,22 +49,23 @@ class GinGame(Game):
     presets = PRESETS
     printed_tables = ("gin", "deadwood")
 
-    def simulate(self, rules: GinRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
+    def offered_table(self, rules: GinRules, strategy: Any) -> GinRules:
+        return rules
+
+    def simulate_table(self, rules: GinRules, table: GinRules, progression: ProgressionSpec,
+                       rounds: int, seed: np.random.SeedSequence) -> Stats:
         stats = simulate_hands(rules, rounds, kernel_state(seed))
         stats.counters["knock"] = float(sum(c for v, c in stats.net_hist.items()
                                             if v <= rules.knock_limit))
         # Carried with the chunk's sums so that the report can set it beside the estimate.
         stats.counters["exact_gin"] = float(gin_probability(
-            rules.hand_size, rules.ranks, rules.suits)) * rounds
+            rules.hand_size, rules.rank_count, rules.suits)) * rounds
         return stats
 
-    def engine_path(self, rules: GinRules, strategy: Any) -> str:
-        return "kernel"
+    def check(self, rules: GinRules, strategy: Any, progression: ProgressionSpec) -> None:
+        self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
 
-    def exact(self, rules: GinRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
-        return None  # the mean deadwood has no exact value here; P(gin) has (exact_tables)
+    # exact: none. The mean deadwood has no exact value here; P(gin) has (exact_tables).
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         n = stats.rounds
@@ -87,8 +92,8 @@ class GinGame(Game):
         each deadwood up to the knock limit, and of more (the hands that may knock at once).
         The counting walk's cost grows with the limit (about ten seconds for 10); the whole
         distribution is simulated (``deadwood.png`` of a run)."""
-        total = math.comb(rules.ranks * rules.suits, rules.hand_size)
-        p = gin_probability(rules.hand_size, rules.ranks, rules.suits)
+        total = math.comb(rules.rank_count * rules.suits, rules.hand_size)
+        p = gin_probability(rules.hand_size, rules.rank_count, rules.suits)
         gin = pd.DataFrame([{"cards": rules.hand_size, "hands": f"{total:,}",
                              "gin_hands": f"{int(p * total):,}",
                              "probability": f"{p.numerator}/{p.denominator}",
@@ -97,8 +102,8 @@ class GinGame(Game):
 
     def _deadwood_rows(self, rules: GinRules) -> list[dict]:
         limit = rules.knock_limit
-        counts = deadwood_counts(rules.hand_size, rules.ranks, rules.suits, cap=limit + 1)
-        total = math.comb(rules.ranks * rules.suits, rules.hand_size)
+        counts = deadwood_counts(rules.hand_size, rules.rank_count, rules.suits, cap=limit + 1)
+        total = math.comb(rules.rank_count * rules.suits, rules.hand_size)
         rows = [{"deadwood": str(d), "hands": counts[d], "probability": counts[d] / total,
                  "one_in": total / counts[d] if counts[d] else math.inf}
                 for d in range(limit + 1)]
@@ -141,8 +146,8 @@ class GinGame(Game):
             ax.plot(values, probs, drawstyle="steps-mid", color=f"C{i}",
                     label=f"{variant} (simulated)")
             r = rules[variant]
-            exact = deadwood_counts(r.hand_size, r.ranks, r.suits, cap=3)
-            total = math.comb(r.ranks * r.suits, r.hand_size)
+            exact = deadwood_counts(r.hand_size, r.rank_count, r.suits, cap=3)
+            total = math.comb(r.rank_count * r.suits, r.hand_size)
             ax.plot(range(3), np.array(exact[:3]) / total, "kx", ms=7,
                     label="exact" if i == 0 else None)
             ax.axvline(r.knock_limit + 0.5, color="grey", ls=":", lw=1)

@@ -39,7 +39,7 @@ def _deal_hands(n, state, pack, hand_size, pips):
 
 def simulate_hands(rules: GinRules, rounds: int, state: np.ndarray) -> Stats:
     """Deal ``rounds`` hands; the net of a round is the hand's deadwood."""
-    pack = np.array([r * 4 + s for r in range(rules.ranks) for s in range(rules.suits)],
+    pack = np.array([r * 4 + s for r in range(rules.rank_count) for s in range(rules.suits)],
                     dtype=np.int64)
     outcomes, sums, hist = _deal_hands(rounds, state, pack, rules.hand_size, PIPS)
     return Stats.from_arrays(rounds, outcomes, sums, np.arange(DEADWOOD_BINS, dtype=float),

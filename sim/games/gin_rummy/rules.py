@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.cards import N_RANKS, N_SUITS
+from sim.errors import RuleError
+from sim.validation import check_fields
 
 
 @dataclass(frozen=True)
@@ -18,14 +20,14 @@ class GinRules:
     Attributes:
         hand_size: cards in the hand (10 dealt; 11 after a draw, before the discard).
         knock_limit: the most deadwood a player may knock with (10).
-        ranks: the pack keeps the lowest ``ranks`` ranks (13: the full pack; fewer for exact
-            enumeration in tests).
+        rank_count: the pack keeps the lowest ``rank_count`` ranks (13: the full pack; fewer
+            for exact enumeration in tests).
         suits: the pack keeps this many suits.
     """
 
     hand_size: int = 10
     knock_limit: int = 10
-    ranks: int = N_RANKS
+    rank_count: int = N_RANKS
     suits: int = N_SUITS
 
     def __post_init__(self) -> None:
@@ -35,16 +37,14 @@ class GinRules:
         checks = [
             ("hand_size", whole(self.hand_size) and 1 <= self.hand_size <= 13, "1..13"),
             ("knock_limit", whole(self.knock_limit) and 0 <= self.knock_limit <= 30, "0..30"),
-            ("ranks", whole(self.ranks) and 3 <= self.ranks <= N_RANKS, "3..13"),
+            ("rank_count", whole(self.rank_count) and 3 <= self.rank_count <= N_RANKS, "3..13"),
             ("suits", whole(self.suits) and 1 <= self.suits <= N_SUITS, "1..4"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected an integer {expected}, "
-                                 f"got {getattr(self, name)!r}")
-        if self.hand_size > self.ranks * self.suits:
-            raise ValueError(f"hand_size: {self.hand_size} cards from a pack of "
-                             f"{self.ranks * self.suits}")
+        check_fields(self, [(name, ok, f"an integer {allowed}") for name, ok, allowed in checks])
+        if self.hand_size > self.rank_count * self.suits:
+            raise RuleError("hand_size", self.hand_size,
+                            detail=f"{self.hand_size} cards from a pack of "
+                            f"{self.rank_count * self.suits}")
 
 
 # eleven cards: the hand after a draw; all eleven melding is "big gin" in some rules

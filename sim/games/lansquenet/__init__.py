@@ -1,8 +1,9 @@
 """Lansquenet: the game object the engine uses.
 
-Rules, policies and views: :mod:`.rules`; the reference play: :mod:`.coup`; the compiled
-kernel: :mod:`.kernel`; exact odds: :mod:`.exact` (and the pack-composition chains of
-:mod:`.chain`); cheat detection and the run-length chart: :mod:`.cheat`.
+Rules, policies and views: :mod:`.rules`; the reference play: :mod:`.coup`; per-seat policies
+played as a strategy: :mod:`.players`; the compiled kernel: :mod:`.kernel`; exact odds:
+:mod:`.exact` (and the pack-composition chains of :mod:`.chain`); cheat detection and the
+run-length chart: :mod:`.cheat`.
 
 **A round is a bank**, from the coup its banker opens to the coup he loses or the moment he
 passes it on; a session is banks in turn, the bank going round the table from seat 0. The
@@ -35,7 +36,7 @@ from sim.games.lansquenet.cheat import (
     run_length_chart,
     story_rows,
 )
-from sim.games.lansquenet.coup import RUN_CAP, BankResult, GivenPacks, RandomPacks, Session
+from sim.games.lansquenet.coup import RUN_CAP, BankResult, GivenPacks, RandomPacks, RoundTable
 from sim.games.lansquenet.exact import (
     BankValue,
     bank_value,
@@ -44,6 +45,7 @@ from sim.games.lansquenet.exact import (
     table_value,
 )
 from sim.games.lansquenet.kernel import play_coups, session_nets, simulate_table
+from sim.games.lansquenet.players import TableSeats
 from sim.games.lansquenet.rules import (
     PRESETS,
     SOURCE_SERIES,
@@ -60,7 +62,7 @@ from sim.games.lansquenet.rules import (
     split_coups,
     stacked_wins,
 )
-from sim.games.lansquenet.tabulate import tabulate
+from sim.games.lansquenet.tabulate import tabulate as tabulate_strategy
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
@@ -69,19 +71,13 @@ __all__ = [
     "GAME", "PRESETS", "RUN_CAP", "SOURCE_SERIES", "BankResult", "BankValue", "BankerPolicy",
     "BankerView", "CheatReport", "CoupOdds", "GivenPacks", "LansquenetGame", "LansquenetRules",
     "LansquenetTable", "OpenView", "Portee", "PunterPolicy", "PunterView", "RandomPacks",
-    "Session", "adapt_series", "bank_value", "check_file", "check_series", "coup_odds",
-    "fair_runs", "p_longest_run", "policy_rows", "read_observed", "run_length_chart",
+    "RoundTable", "TableSeats", "adapt_series", "bank_value", "check_file", "check_series",
+    "coup_odds", "fair_runs", "p_longest_run", "policy_rows", "read_observed", "run_length_chart",
     "run_lengths", "split_coups", "stacked_wins", "story_rows", "table_value",
 ]
 
 
-def kernel_table_of(strategy: Any, rules: LansquenetRules) -> LansquenetTable | None:
-    """The strategy as a kernel table, or None if it can only run on the reference path."""
-    describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else tabulate(rules, strategy).table
-
-
-class LansquenetGame(Game):
+class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
     """Lansquenet: a banker against two to eight punters, the bank going round the table."""
 
     name = "lansquenet"
@@ -93,13 +89,12 @@ class LansquenetGame(Game):
     presets = PRESETS
     file_rules = ("observed",)
     printed_tables = ("bets", "policies", "story", "cheat")
+    table_hook = "kernel_table"
 
-    def simulate(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        table = kernel_table_of(strategy, rules)
-        if table is not None:
-            return simulate_table(rules, table, progression, rounds, kernel_state(seed))
-        return self.simulate_reference(rules, strategy, progression, rounds, seed)
+    def simulate_table(self, rules: LansquenetRules, table: LansquenetTable,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
+        return simulate_table(rules, table, progression, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: LansquenetRules, strategy: Any,
                            progression: ProgressionSpec, rounds: int,
@@ -107,7 +102,7 @@ class LansquenetGame(Game):
         """Play a session of ``rounds`` banks on the reference path (any Python strategy):
         the packs the kernel deals from the same seed, the strategy on its own stream."""
         packs = RandomPacks(rules, kernel_state(seed))
-        session = Session(rules, strategy, progression, packs, strategy_generator(seed))
+        session = RoundTable(rules, strategy, progression, packs, strategy_generator(seed))
         stats = Stats()
         for _ in range(rounds):
             bank = session.play_bank()
@@ -117,55 +112,48 @@ class LansquenetGame(Game):
     def pack_key(self, rules: LansquenetRules) -> str:
         """The pack alone: variants of the same pack (reshuffled each coup or each bank, any
         seats, stakes or jumelle rule) deal each bank's first pack alike."""
-        return f"packs={rules.packs} ranks={rules.ranks} suits={rules.suits}"
+        return f"packs={rules.packs} ranks={rules.rank_count} suits={rules.suits}"
 
-    def engine_path(self, rules: LansquenetRules, strategy: Any) -> str:
-        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
+    def tabulate(self, rules: LansquenetRules, strategy: Any) -> LansquenetTable | None:
+        """A plain-Python banker and punter policy, as a table (:mod:`.tabulate`)."""
+        return tabulate_strategy(rules, strategy).table
 
     def check(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec) -> None:
         """Build the strategy's table, play a bank per seat, and read the observed table the
         rules name, so that a bad file is reported before anything runs."""
-        kernel_table_of(strategy, rules)
+        self.table_of(rules, strategy)
         self.simulate_reference(rules, strategy, progression, rules.seats,
                                 np.random.SeedSequence(0))
         if rules.observed:
             read_observed(rules.observed, rules)
 
-    def exact(self, rules: LansquenetRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
+    def exact_table(self, rules: LansquenetRules, table: LansquenetTable,
+                    progression: ProgressionSpec) -> ExactValue | None:
         """Exact per-bank values of a table strategy at a flat stake (see
         :func:`~sim.games.lansquenet.exact.table_value`)."""
-        table = kernel_table_of(strategy, rules)
-        if table is None or progression.kind != FLAT:
+        if progression.kind != FLAT:
             return None
         return table_value(rules, table, progression.base)
 
-    def exact_unavailable(self, rules: LansquenetRules, strategy: Any,
-                          progression: ProgressionSpec) -> str:
-        if kernel_table_of(strategy, rules) is None:
-            return ("no exact value: the strategy is not a table the exact code can read (it "
-                    "plays on the reference path)")
+    def exact_table_unavailable(self, rules: LansquenetRules, table: LansquenetTable,
+                                progression: ProgressionSpec) -> str:
         if progression.kind == FLAT:
             return ("no exact value: the Markov chain over pack compositions runs past its "
                     "budget for these rules")
-        return super().exact_unavailable(rules, strategy, progression)
+        return super().exact_table_unavailable(rules, table, progression)
 
-    def session_nets(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec,
-                     sessions: int, rounds: int, seed: np.random.SeedSequence
-                     ) -> np.ndarray | None:
+    def session_nets_table(self, rules: LansquenetRules, table: LansquenetTable,
+                           progression: ProgressionSpec, sessions: int, rounds: int,
+                           seed: np.random.SeedSequence) -> np.ndarray | None:
         """A session is ``rounds`` banks opened by seat 0, seen from the punters' side (a
         punter facing that banker, e.g. the sharper)."""
-        table = kernel_table_of(strategy, rules)
-        if table is None:
-            return None
         return session_nets(rules, table, progression, sessions, rounds, kernel_state(seed))
 
-    def round_law(self, rules: LansquenetRules, strategy: Any, progression: ProgressionSpec
-                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    def round_law_table(self, rules: LansquenetRules, table: LansquenetTable,
+                        progression: ProgressionSpec) -> tuple[np.ndarray, np.ndarray] | None:
         """The exact law of the punters' net in a bank seat 0 opens (the round of a session,
         :meth:`session_nets`), at a flat stake (:func:`~.bank_law.bank_law`)."""
-        table = kernel_table_of(strategy, rules)
-        if table is None or progression.kind != FLAT:
+        if progression.kind != FLAT:
             return None
         from sim.games.lansquenet.bank_law import bank_law
 
@@ -190,13 +178,12 @@ class LansquenetGame(Game):
         return out
 
     def bench_cases(self) -> list[BenchCase]:
-        from strategies.lansquenet import NeverPass
-
         flat = ProgressionSpec()
+        never_pass = TableSeats(BankerPolicy(), PunterPolicy())
         cases = []
         for label, rules in (("one pack", LansquenetRules()),
                              ("six packs", LansquenetRules(packs=6))):
-            table = NeverPass().kernel_table(rules)
+            table = never_pass.as_table(rules)
             state = kernel_state(np.random.SeedSequence(1))
 
             def kernel(n: int, rules=rules, table=table, state=state) -> object:
@@ -205,7 +192,7 @@ class LansquenetGame(Game):
             cases.append(BenchCase(f"coups, {label}, bank left to ride (kernel)", "coups",
                                    kernel))
         rules = LansquenetRules()
-        table = NeverPass().kernel_table(rules)
+        table = never_pass.as_table(rules)
         state = kernel_state(np.random.SeedSequence(1))
 
         def banks(n: int) -> object:  # the plain kernel the sessions build on, in banks
@@ -221,16 +208,16 @@ class LansquenetGame(Game):
 
         def reference(n: int) -> object:
             rng = generator(np.random.SeedSequence(1))
-            session = Session(rules, NeverPass(), flat, RandomPacks(rules, rng), rng)
+            table = RoundTable(rules, never_pass, flat, RandomPacks(rules, rng), rng)
             dealt = 0
             while dealt < n:
-                bank = session.play_bank()
+                bank = table.play_bank()
                 dealt += bank.coups + bank.voids
             return dealt
 
-        cases.append(BenchCase("coups, one pack (reference path)", "coups", reference))
+        cases.append(BenchCase("coups, one pack (reference path)", "coups", reference,
+                               reference=True))
         return cases
-
 
     def exact_tables(self, rules: LansquenetRules) -> dict[str, pd.DataFrame]:
         """Per-coup odds from a fresh pack for one to eight packs ("bets"), the run lengths of
@@ -238,7 +225,7 @@ class LansquenetGame(Game):
         ("story"), and the check of the observed table named by ``rules.observed`` ("cheat")."""
         bets = []
         for packs in sorted({1, 2, 4, 6, 8, rules.packs}):
-            variant = LansquenetRules(packs=packs, ranks=rules.ranks, suits=rules.suits,
+            variant = LansquenetRules(packs=packs, rank_count=rules.rank_count, suits=rules.suits,
                                       first_card=rules.first_card)
             odds = coup_odds(tuple(int(c) for c in variant.rank_totals()), rules.banker_first)
             bets.append({"packs": packs, "jumelle": odds.jumelle, "banker_first": odds.banker,

@@ -67,7 +67,7 @@ def bank_law(rules: LansquenetRules, table: LansquenetTable, banker: int = 0,
             counts = [int(c) for c in rules.rank_totals()]
             for r in policy.portee:
                 counts[r] -= 1
-            found = chain.state_of(counts, rules.ranks)
+            found = chain.state_of(counts, rules.rank_count)
             if found is None:
                 return None
             state = found

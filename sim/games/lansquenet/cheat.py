@@ -175,9 +175,9 @@ def read_observed(path: str | Path, rules: LansquenetRules) -> Observed:
                 cards = [parse_rank(t) for t in text]
             except ValueError as exc:
                 raise InputError(f"{where}: row {row_number}: cards: {exc}") from None
-            if any(r >= rules.ranks for r in cards):
+            if any(r >= rules.rank_count for r in cards):
                 raise InputError(f"{where}: row {row_number}: cards: the pack of these rules "
-                                 f"has ranks A..{RANK_SYMBOLS[rules.ranks - 1]} only")
+                                 f"has ranks A..{RANK_SYMBOLS[rules.rank_count - 1]} only")
             outcome = _outcome_of_cards(cards, rules, where, row_number)
             pack.deal(cards, row_number)
             if outcome == "V" and not pack.empty:

@@ -219,7 +219,7 @@ def _ask(strategy: Any, view: Any, rng: np.random.Generator, situation: str) -> 
         raise StrategyFailedError(strategy, situation, exc) from exc
 
 
-class Session:
+class RoundTable:
     """A table at which the bank goes round: one ledger, each seat's stake progression.
 
     Seat 0 opens the first bank; every bank ends by passing to the left (lost or given up).

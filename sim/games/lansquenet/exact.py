@@ -43,7 +43,7 @@ MAX_COUPS = 600  # decided coups a walk may last before the analysis gives up
 
 def rules_chain(rules: LansquenetRules) -> Chain:
     """The chain of pack states for these rules."""
-    return chain_for(rules.ranks, rules.max_per_rank, rules.reshuffle == "coup")
+    return chain_for(rules.rank_count, rules.max_per_rank, rules.reshuffle == "coup")
 
 
 @dataclass
@@ -171,7 +171,7 @@ def _stacked_start(acc: _Bank) -> list[_Walk] | None:
         counts = [int(c) for c in rules.rank_totals()]
         for r in policy.portee:
             counts[r] -= 1
-        state = chain.state_of(counts, rules.ranks)
+        state = chain.state_of(counts, rules.rank_count)
         if state is None:
             return None
     mass = np.zeros(chain.size)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.cards import N_RANKS, RANK_SYMBOLS, PackRules
+from sim.errors import RuleError
+from sim.validation import check_fields, is_int
 
 FIRST_CARDS = ("table", "banker")
 JUMELLE_RULES = ("half", "whole")
@@ -26,10 +28,6 @@ RESHUFFLE_RULES = ("bank", "coup")
 # Q, Q, 10, 7, 10, 9, 9, A, 8, A: the portee of Robert-Houdin's sharper (ace low, ranks 0..12).
 SOURCE_SERIES = (11, 11, 9, 6, 9, 8, 8, 0, 7, 0)
 MONEY_EPS = 1e-9  # stakes are sums of binary fractions of the unit; compare with slack
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -50,8 +48,8 @@ class LansquenetRules(PackRules):
         pool: the shares in which the seats put up each bank's opening stake and share in
             its result, counted from the banker to his left (``()``: the banker alone).
         packs: 52-card packs shuffled together (1..8).
-        ranks: the pack keeps the lowest ``ranks`` ranks (13: the full pack; fewer for exact
-            enumeration in tests).
+        rank_count: the pack keeps the lowest ``rank_count`` ranks (13: the full pack; fewer
+            for exact enumeration in tests).
         suits: the pack keeps this many suits.
         observed: a CSV of coups seen at a table played under these rules (``""``: none);
             ``houseedge exact`` reports how unlikely its longest run of banker wins is under
@@ -65,7 +63,7 @@ class LansquenetRules(PackRules):
     reshuffle: str = "bank"
     pool: tuple[float, ...] = ()
     packs: int = 1
-    ranks: int = N_RANKS
+    rank_count: int = N_RANKS
     suits: int = 4
     observed: str = ""
 
@@ -73,30 +71,31 @@ class LansquenetRules(PackRules):
         if isinstance(self.pool, list):
             object.__setattr__(self, "pool", tuple(self.pool))
         checks = [
-            ("punters", _is_int(self.punters) and 2 <= self.punters <= 8, "an integer 2..8"),
+            ("punters", is_int(self.punters) and 2 <= self.punters <= 8, "an integer 2..8"),
             ("first_card", self.first_card in FIRST_CARDS,
              " or ".join(repr(r) for r in FIRST_CARDS)),
             ("jumelle", self.jumelle in JUMELLE_RULES, " or ".join(repr(r) for r in JUMELLE_RULES)),
             ("reshuffle", self.reshuffle in RESHUFFLE_RULES,
              " or ".join(repr(r) for r in RESHUFFLE_RULES)),
-            ("packs", _is_int(self.packs) and 1 <= self.packs <= 8, "an integer 1..8"),
-            ("ranks", _is_int(self.ranks) and 2 <= self.ranks <= N_RANKS, "an integer 2..13"),
-            ("suits", _is_int(self.suits) and 1 <= self.suits <= 4, "an integer 1..4"),
+            ("packs", is_int(self.packs) and 1 <= self.packs <= 8, "an integer 1..8"),
+            ("rank_count", is_int(self.rank_count) and 2 <= self.rank_count <= N_RANKS,
+             "an integer 2..13"),
+            ("suits", is_int(self.suits) and 1 <= self.suits <= 4, "an integer 1..4"),
             ("observed", isinstance(self.observed, str), "a file path or \"\""),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.max_per_rank < 2:
-            raise ValueError(f"suits: expected packs * suits >= 2 (a lone card of a rank is "
-                             f"never matched), got {self.packs} pack(s) of {self.suits} suit(s)")
+            raise RuleError("suits", self.suits,
+                            detail=f"expected packs * suits >= 2 (a lone card of a rank is "
+                            f"never matched), got {self.packs} pack(s) of {self.suits} suit(s)")
         if self.pool:
             shares = self.pool
             if (len(shares) != self.seats or not all(
                     isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s)
                     and s >= 0 for s in shares) or abs(sum(shares) - 1.0) > 1e-9):
-                raise ValueError(f"pool: expected {self.seats} non-negative shares (banker first, "
-                                 f"then to his left) summing to 1, got {list(shares)!r}")
+                raise RuleError("pool", self.pool,
+                                detail=f"expected {self.seats} non-negative shares (banker first, "
+                                f"then to his left) summing to 1, got {list(shares)!r}")
 
     # ------------------------------------------------------------------ derived facts
     @property
@@ -213,13 +212,16 @@ class BankerPolicy:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "portee", tuple(int(r) for r in self.portee))
-        if not _is_int(self.pass_after) or self.pass_after < 0:
-            raise ValueError(f"pass_after: expected an integer >= 0, got {self.pass_after!r}")
+        if not is_int(self.pass_after) or self.pass_after < 0:
+            raise RuleError("pass_after", self.pass_after, 'an integer >= 0',
+                            f"expected an integer >= 0, got {self.pass_after!r}")
         if not isinstance(self.target, (int, float)) or not (self.target == 0 or
                                                               self.target > 1):
-            raise ValueError(f"target: expected 0 (none) or a multiple > 1, got {self.target!r}")
+            raise RuleError("target", self.target, '0 (none) or a multiple > 1',
+                            f"expected 0 (none) or a multiple > 1, got {self.target!r}")
         if any(not 0 <= r < N_RANKS for r in self.portee):
-            raise ValueError(f"portee: expected ranks 0..12, got {self.portee!r}")
+            raise RuleError("portee", self.portee, 'ranks 0..12',
+                            f"expected ranks 0..12, got {self.portee!r}")
 
     def passes(self, bank: float, opening: float, run: int) -> bool:
         """After a won coup: True to take the bank and pass it on."""
@@ -248,13 +250,15 @@ class PunterPolicy:
 
     def __post_init__(self) -> None:
         if not isinstance(self.share, (int, float)) or not 0 <= self.share <= 1:
-            raise ValueError(f"share: expected a number 0..1, got {self.share!r}")
+            raise RuleError("share", self.share, 'a number 0..1',
+                            f"expected a number 0..1, got {self.share!r}")
         if not isinstance(self.limit, (int, float)) or self.limit < 0:
-            raise ValueError(f"limit: expected a number >= 0, got {self.limit!r}")
+            raise RuleError("limit", self.limit, 'a number >= 0',
+                            f"expected a number >= 0, got {self.limit!r}")
         for name in ("avoid_after", "follow_after"):
             value = getattr(self, name)
-            if not _is_int(value) or value < 0:
-                raise ValueError(f"{name}: expected an integer >= 0, got {value!r}")
+            if not is_int(value) or value < 0:
+                raise RuleError(name, value, "an integer >= 0")
 
     def cover(self, stake: float, uncovered: float, run: int) -> float:
         """The amount met of ``stake``, of which ``uncovered`` is still open."""

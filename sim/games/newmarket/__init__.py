@@ -61,17 +61,12 @@ def policy_suit(policy: str, view: NewmarketView) -> int:
     return best
 
 
-def kernel_table_of(strategy: Any, rules: NewmarketRules) -> NewmarketTable | None:
-    describe = getattr(strategy, "kernel_table", None)
-    return describe(rules) if describe is not None else None
-
-
 def _orders(rng: np.random.Generator):
     while True:
         yield rng.permutation(52)
 
 
-class NewmarketGame(Game):
+class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
     """Newmarket: stakes on the boodle cards and the kitty, seats' results."""
 
     name = "newmarket"
@@ -81,12 +76,11 @@ class NewmarketGame(Game):
     rules_doc = "docs/rules/newmarket.md"
     rules_type = NewmarketRules
     presets = PRESETS
+    table_hook = "kernel_table"
 
-    def simulate(self, rules: NewmarketRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        table = kernel_table_of(strategy, rules)
-        if table is None:
-            return self.simulate_reference(rules, strategy, progression, rounds, seed)
+    def simulate_table(self, rules: NewmarketRules, table: NewmarketTable,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: NewmarketRules, strategy: Any,
@@ -101,13 +95,6 @@ class NewmarketGame(Game):
             nets, paid, counters = player.play(orders)
             stats.add_round(float(nets[0]), float(paid), float(paid), counters)
         return stats
-
-    def engine_path(self, rules: NewmarketRules, strategy: Any) -> str:
-        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
-
-    def check(self, rules: NewmarketRules, strategy: Any, progression: ProgressionSpec) -> None:
-        kernel_table_of(strategy, rules)
-        self.simulate_reference(rules, strategy, progression, 2, np.random.SeedSequence(0))
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.errors import RuleError
+from sim.validation import check_fields, is_int
+
 BOODLE_CARDS = {
     "text": (3 * 13 + 9, 1 * 13 + 10, 0 * 13 + 11, 2 * 13 + 12),  # J spades, Q d, K c, A h
     "kings": (0 * 13 + 11, 1 * 13 + 11, 2 * 13 + 11, 3 * 13 + 11),
@@ -16,10 +19,6 @@ CHANGES = ("colour", "suit")
 # play policies: how a player who must begin a new run chooses its suit
 POLICY_NAMES = ("longest", "shortest", "boodle", "lowest")
 MAX_DEALS = 200  # a round still unfinished after this many deals returns the boodle money
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -45,19 +44,18 @@ class NewmarketRules:
 
     def __post_init__(self) -> None:
         checks = [
-            ("players", _is_int(self.players) and 3 <= self.players <= 8, "an integer 3..8"),
+            ("players", is_int(self.players) and 3 <= self.players <= 8, "an integer 3..8"),
             ("boodle", self.boodle in BOODLE_CARDS, "'text' or 'kings'"),
-            ("kitty_stake", _is_int(self.kitty_stake) and self.kitty_stake >= 0,
+            ("kitty_stake", is_int(self.kitty_stake) and self.kitty_stake >= 0,
              "an integer >= 0"),
-            ("boodle_stake", _is_int(self.boodle_stake) and self.boodle_stake >= 0,
+            ("boodle_stake", is_int(self.boodle_stake) and self.boodle_stake >= 0,
              "an integer >= 0"),
             ("change", self.change in CHANGES, "'colour' or 'suit'"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.kitty_stake + self.boodle_stake == 0:
-            raise ValueError("kitty_stake: a game needs some stake (kitty or boodle)")
+            raise RuleError("kitty_stake", self.kitty_stake,
+                            detail="a game needs some stake (kitty or boodle)")
 
     @property
     def boodle_cards(self) -> tuple[int, ...]:
@@ -90,7 +88,8 @@ class NewmarketTable:
 
     def __post_init__(self) -> None:
         if any(not 0 <= p < len(POLICY_NAMES) for p in self.policies):
-            raise ValueError(f"policies: expected indices of {POLICY_NAMES}")
+            raise RuleError("policies", self.policies,
+                            detail=f"expected indices of {POLICY_NAMES}")
 
 
 PRESETS = {

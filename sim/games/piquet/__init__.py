@@ -40,18 +40,13 @@ __all__ = ["GAME", "POLICIES", "ExchangePolicy", "PiquetGame", "PiquetRules", "P
            "PiquetView", "card_name", "describe", "exact_odds", "parse_card", "policy_discard"]
 
 
-def kernel_table_of(strategy: Any, rules: PiquetRules) -> PiquetTable | None:
-    describe_ = getattr(strategy, "kernel_table", None)
-    return describe_(rules) if describe_ is not None else None
-
-
 def sample_hands(count: int = 4, seed: int = 7) -> list[list[int]]:
     """Dealt elder hands from a fixed seed (the rows of the exact exchange table)."""
     rng = np.random.default_rng(seed)
     return [sorted(int(c) for c in rng.permutation(32)[:12]) for _ in range(count)]
 
 
-class PiquetGame(Game):
+class PiquetGame(Game[PiquetRules, PiquetTable]):
     """Piquet: declarations, carte blanche and repique after the exchange."""
 
     name = "piquet"
@@ -61,13 +56,12 @@ class PiquetGame(Game):
     rules_doc = "docs/rules/piquet.md"
     rules_type = PiquetRules
     presets = PRESETS
+    table_hook = "kernel_table"
     printed_tables = ("dealt", "talon", "exchange")
 
-    def simulate(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        table = kernel_table_of(strategy, rules)
-        if table is None:
-            return self.simulate_reference(rules, strategy, progression, rounds, seed)
+    def simulate_table(self, rules: PiquetRules, table: PiquetTable,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: PiquetRules, strategy: Any,
@@ -75,18 +69,12 @@ class PiquetGame(Game):
                            seed: np.random.SeedSequence) -> Stats:
         """Deals on the reference path (any Python strategy)."""
         rng = generator(seed)
-        kernel_table_of(strategy, rules)  # a table strategy learns the rules' set rank
+        self.table_of(rules, strategy)  # a table strategy learns the rules' set rank
         stats = Stats()
         for _ in range(rounds):
             net, counters = play_reference(rng.permutation(32), rules, strategy, rng)
             stats.add_round(net, 0.0, 0.0, counters)
         return stats
-
-    def engine_path(self, rules: PiquetRules, strategy: Any) -> str:
-        return "kernel" if kernel_table_of(strategy, rules) is not None else "reference"
-
-    def check(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec) -> None:
-        self.simulate_reference(rules, strategy, progression, 2, np.random.SeedSequence(0))
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c, n = stats.counters, stats.rounds

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.errors import RuleError
+from sim.validation import check_fields, is_int
+
 HAND = 12
 TALON = 8
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -45,23 +44,22 @@ class PiquetRules:
 
     def __post_init__(self) -> None:
         checks = [
-            ("elder_max", _is_int(self.elder_max) and 1 <= self.elder_max <= TALON,
+            ("elder_max", is_int(self.elder_max) and 1 <= self.elder_max <= TALON,
              "an integer 1..8"),
-            ("younger_max", _is_int(self.younger_max) and 1 <= self.younger_max <= TALON,
+            ("younger_max", is_int(self.younger_max) and 1 <= self.younger_max <= TALON,
              "an integer 1..8"),
             ("minimum_exchange", self.minimum_exchange in (0, 1)
-             and _is_int(self.minimum_exchange), "0 or 1"),
+             and is_int(self.minimum_exchange), "0 or 1"),
             ("sets_from", self.sets_from in ("7", "8", "9", "10"), "'7', '8', '9' or '10'"),
-            ("carte_blanche", _is_int(self.carte_blanche) and self.carte_blanche >= 0,
+            ("carte_blanche", is_int(self.carte_blanche) and self.carte_blanche >= 0,
              "an integer >= 0"),
-            ("repique", _is_int(self.repique) and self.repique >= 0, "an integer >= 0"),
+            ("repique", is_int(self.repique) and self.repique >= 0, "an integer >= 0"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.elder_max == TALON and self.minimum_exchange:
-            raise ValueError("elder_max: 8 leaves younger hand nothing to take, but "
-                             "minimum_exchange is 1")
+            raise RuleError("elder_max", self.elder_max,
+                            detail="8 leaves younger hand nothing to take, but "
+                            "minimum_exchange is 1")
 
     @property
     def set_rank(self) -> int:
@@ -101,11 +99,13 @@ class ExchangePolicy:
     sets: float = 0.0
 
     def __post_init__(self) -> None:
-        if not (_is_int(self.elder_take) and 0 <= self.elder_take <= TALON):
-            raise ValueError(f"elder_take: expected an integer 0..8, got {self.elder_take!r}")
-        if not (_is_int(self.younger_take) and 0 <= self.younger_take <= TALON):
-            raise ValueError(f"younger_take: expected an integer 0..8, got "
-                             f"{self.younger_take!r}")
+        if not (is_int(self.elder_take) and 0 <= self.elder_take <= TALON):
+            raise RuleError("elder_take", self.elder_take, 'an integer 0..8',
+                            f"expected an integer 0..8, got {self.elder_take!r}")
+        if not (is_int(self.younger_take) and 0 <= self.younger_take <= TALON):
+            raise RuleError("younger_take", self.younger_take, 'an integer 0..8',
+                            f"expected an integer 0..8, got "
+                            f"{self.younger_take!r}")
 
 
 PRESETS = {

@@ -3,7 +3,7 @@
 Rules: :mod:`.rules`; hand arithmetic: :mod:`.hand`; what each person sees: :mod:`.views`;
 strategies as data: :mod:`.tables`, :mod:`.players`; the cards and the reference deal:
 :mod:`.pack`, :mod:`.reference`; the compiled kernel: :mod:`.kernel`; exact values:
-:mod:`.exact_finite` (the recursion: :mod:`.walk`, :mod:`.composition`,
+:mod:`.exact_deal` (the recursion: :mod:`.walk`, :mod:`.composition`,
 :mod:`.banker_odds`) and :mod:`.exact_infinite`; best responses: :mod:`.solver`; strategy
 charts: :mod:`.charts`.
 """
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sim.errors import IllegalActionError, InputError
-from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
+from sim.games.base import BenchCase, BenchTiming, ExactValue, Game, progression_unavailable
 from sim.games.pontoon.pack import GivenCards, RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of, tables_of
 from sim.games.pontoon.reference import DealResult, Session
@@ -63,15 +63,15 @@ def deal_counters(deal: DealResult, rules: PontoonRules) -> dict[str, float]:
     return counters
 
 
-def _check_progression(progression: ProgressionSpec) -> None:
-    if progression.kind != FLAT or progression.base != 1.0:
-        raise InputError("progression: pontoon stakes are chosen by the strategy between the "
-                         "table's minimum and maximum; only the flat progression (base 1) "
-                         f"applies, got {progression.name} (base {progression.base:g})")
+Tables = tuple[PlayerTable, BankerTable]
 
 
-class PontoonGame(Game):
-    """Pontoon, the British banking game: 1-7 punters against a banker."""
+class PontoonGame(Game[PontoonRules, Tables]):
+    """Pontoon, the British banking game: 1-7 punters against a banker.
+
+    Its table is a pair: the punters' :class:`PlayerTable` and the banker's
+    :class:`BankerTable` (an experiment's strategy seats both, :mod:`.players`).
+    """
 
     name = "pontoon"
     description = ("Pontoon (British twenty-one): buys, twists, splits, five card tricks, "
@@ -80,24 +80,43 @@ class PontoonGame(Game):
     rules_doc = "docs/rules/pontoon.md"
     rules_type = PontoonRules
     presets = PRESETS
+    flat_stakes_only = ("progression: pontoon stakes are chosen by the strategy between the "
+                        "table's minimum and maximum; only the flat progression (base 1) "
+                        "applies")
+    check_rounds = 3
+
+    def check_progression(self, progression: ProgressionSpec) -> None:
+        if progression.kind != FLAT or progression.base != 1.0:
+            raise InputError(f"{self.flat_stakes_only}, got {progression.name} (base "
+                             f"{progression.base:g})")
 
     # ------------------------------------------------------------- simulation
-    def simulate(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        _check_progression(progression)
-        if self.engine_path(rules, strategy) == "kernel":
-            from sim.games.pontoon.kernel import simulate_tables
+    def offered_table(self, rules: PontoonRules, strategy: Any) -> Tables | None:
+        return tables_of(strategy, rules)
 
-            player_table, banker_table = tables_of(strategy, rules)
-            return simulate_tables(rules, player_table, banker_table, rounds,
-                                   kernel_state(seed))
-        return self.simulate_reference(rules, strategy, progression, rounds, seed)
+    def table_of(self, rules: PontoonRules, strategy: Any) -> Tables | None:
+        tables = super().table_of(rules, strategy)
+        if tables is not None:
+            problems = tables[0].problems(rules)
+            if problems:
+                raise IllegalActionError(strategy, problems[0], "in its decision table",
+                                         "the rules do not allow it")
+        return tables
+
+    def kernel_plays(self, rules: PontoonRules) -> bool:
+        return rules.players == 1  # the kernel deals heads-up
+
+    def simulate_table(self, rules: PontoonRules, table: Tables, progression: ProgressionSpec,
+                       rounds: int, seed: np.random.SeedSequence) -> Stats:
+        from sim.games.pontoon.kernel import simulate_tables
+
+        return simulate_tables(rules, *table, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: PontoonRules, strategy: Any,
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
         """Play on the reference path (any Python strategies)."""
-        _check_progression(progression)
+        self.check_progression(progression)
         # The cards as the kernel deals them (keyed by the seed); the strategy's own draws
         # from a stream of its own.
         rng = generator(streams(seed).strategy)
@@ -119,79 +138,56 @@ class PontoonGame(Game):
         return (f"packs={rules.packs} ranks={rules.ranks} suits={rules.suits} "
                 f"infinite_deck={rules.infinite_deck} players={rules.players}")
 
-    def engine_path(self, rules: PontoonRules, strategy: Any) -> str:
-        if rules.players == 1 and self._tables(rules, strategy) is not None:
-            return "kernel"
-        return "reference"
-
-    @staticmethod
-    def _tables(rules: PontoonRules, strategy: Any) -> tuple[PlayerTable, BankerTable] | None:
-        tables = tables_of(strategy, rules)
-        if tables is not None:
-            problems = tables[0].problems(rules)
-            if problems:
-                raise IllegalActionError(strategy, problems[0], "in its decision table",
-                                         "the rules do not allow it")
-        return tables
-
-    def check(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec) -> None:
-        _check_progression(progression)
-        self._tables(rules, strategy)
-        self.simulate_reference(rules, strategy, progression, 3, np.random.SeedSequence(0))
-
-    def session_nets(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec,
-                     sessions: int, rounds: int, seed: np.random.SeedSequence
-                     ) -> np.ndarray | None:
-        _check_progression(progression)
-        if self.engine_path(rules, strategy) != "kernel":
-            return None
+    def session_nets_table(self, rules: PontoonRules, table: Tables,
+                           progression: ProgressionSpec, sessions: int, rounds: int,
+                           seed: np.random.SeedSequence) -> np.ndarray | None:
         from sim.games.pontoon.kernel import session_nets
 
-        return session_nets(rules, *tables_of(strategy, rules), sessions, rounds,
-                            kernel_state(seed))
+        return session_nets(rules, *table, sessions, rounds, kernel_state(seed))
 
-    def round_law(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec
-                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    def round_law_table(self, rules: PontoonRules, table: Tables, progression: ProgressionSpec
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
         """The exact law of a heads-up deal's net in the infinite deck, for table strategies
         against a banker who draws on his own cards (:mod:`.deal_law`)."""
         if progression.kind != FLAT or progression.base != 1.0 or rules.players != 1:
             return None
-        tables = self._tables(rules, strategy)
-        if tables is None or not rules.infinite_deck:
+        if not rules.infinite_deck:
             return None
         from sim.games.pontoon.deal_law import deal_law
 
-        return deal_law(rules, *tables)
+        return deal_law(rules, *table)
 
     # ------------------------------------------------------------------ exact
     def exact(self, rules: PontoonRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
         if progression.kind != FLAT or progression.base != 1.0:
             return None
-        tables = self._tables(rules, strategy)
-        if tables is None:
-            return None
+        return super().exact(rules, strategy, progression)
+
+    def exact_table(self, rules: PontoonRules, table: Tables,
+                    progression: ProgressionSpec) -> ExactValue | None:
         if rules.infinite_deck:
             from sim.games.pontoon.exact_infinite import infinite_value
 
-            return infinite_value(rules, *tables)
+            return infinite_value(rules, *table)
         if rules.reshuffle == "every-deal":  # every deal is a first deal, whoever banks
             from sim.games.pontoon import independent
-            from sim.games.pontoon.exact_finite import first_deal_value
+            from sim.games.pontoon.exact_deal import first_deal_value
 
             # Several punters: only where their hands are valued one by one (in a fraction of
             # a second); walking whole deals of several seats mostly runs past its budget.
-            if rules.players == 1 or independent.applies(rules, *tables, rules.n_cards):
-                return first_deal_value(rules, *tables)
+            if rules.players == 1 or independent.applies(rules, *table, rules.n_cards):
+                return first_deal_value(rules, *table)
         return None  # the pack carries over: each deal depends on the ones before
 
     def exact_unavailable(self, rules: PontoonRules, strategy: Any,
                           progression: ProgressionSpec) -> str:
         if progression.kind != FLAT or progression.base != 1.0:
-            return super().exact_unavailable(rules, strategy, progression)
-        if self._tables(rules, strategy) is None:
-            return ("no exact value: the strategy is not a table the exact code can read (it "
-                    "plays on the reference path)")
+            return progression_unavailable(progression)
+        return super().exact_unavailable(rules, strategy, progression)
+
+    def exact_table_unavailable(self, rules: PontoonRules, table: Tables,
+                                progression: ProgressionSpec) -> str:
         if not rules.infinite_deck and rules.reshuffle != "every-deal":
             return ("no exact value: the pack carries over from deal to deal, so each deal "
                     "depends on the ones before")
@@ -273,10 +269,11 @@ class PontoonGame(Game):
                           "deals", kernel),
                 BenchCase("heads-up, table strategy, sessions of 100 deals (kernel)", "deals",
                           sessions),
-                BenchCase("heads-up, table strategy (reference path)", "deals", reference)]
+                BenchCase("heads-up, table strategy (reference path)", "deals", reference,
+                          reference=True)]
 
     def bench_timings(self) -> list[BenchTiming]:
-        from sim.games.pontoon import exact_finite, solver
+        from sim.games.pontoon import exact_deal, solver
         from sim.games.pontoon.solver import best_player
 
         rules = PontoonRules()
@@ -287,9 +284,9 @@ class PontoonGame(Game):
 
         def timed(rules: PontoonRules, player: Any, banker: BankerTable) -> Any:
             def run() -> str | None:
-                exact_finite.clear_caches()
+                exact_deal.clear_caches()
                 table = player() if callable(player) else player
-                value = exact_finite.first_deal_value(rules, table, banker)
+                value = exact_deal.first_deal_value(rules, table, banker)
                 return None if value is None else f"edge {value.edge_per_initial_bet:+.4%}"
             return run
 
@@ -297,7 +294,7 @@ class PontoonGame(Game):
             return best_player(infinite, stand17).player
 
         def solve() -> str:
-            exact_finite.clear_caches()
+            exact_deal.clear_caches()
             solver.clear_cache()
             return f"edge {best_player(infinite, stand17).value.edge_per_initial_bet:+.4%}"
 

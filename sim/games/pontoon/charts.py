@@ -196,18 +196,3 @@ def write_charts(folder: Path, rules: PontoonRules | None = None) -> list[Path]:
         f"{r['round']},{r['moved']},{r['edge']:.6f}\n" for r in rows))
     written.append(table)
     return written
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.games.pontoon.charts FOLDER``: write the strategy charts."""
-    import sys
-
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0] if args else "reports/pontoon_charts")
-    for path in write_charts(folder):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,7 +1,7 @@
 """Exact values in the infinite deck: any table strategy against any banker table.
 
 Drawing with replacement, the cards removed never matter, so the composition-dependent
-recursion of :mod:`sim.games.pontoon.exact_finite` caches what is left of a deal by the
+recursion of :mod:`sim.games.pontoon.exact_deal` caches what is left of a deal by the
 banker's signal and the pending split hands alone: a few hundred states, a few milliseconds
 (well under a second even for a strategy that splits every pair into four hands). The banker's
 final distribution is computed once per signal he can read.
@@ -16,7 +16,7 @@ import pandas as pd
 
 from sim.games.base import ExactValue
 from sim.games.pontoon.banker_odds import banker_distribution, banker_structure
-from sim.games.pontoon.exact_finite import DealExact, deal_exact
+from sim.games.pontoon.exact_deal import DealExact, deal_exact
 from sim.games.pontoon.hand import N_KEYS, N_SCORES, NO_LIVE_HAND
 from sim.games.pontoon.rules import VALUES, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable

@@ -2,7 +2,7 @@
 
 The pack is shuffled only after a pontoon, so the cards seen since the shuffle tell a punter
 what is left. What they are worth is measured here exactly, by the finite-pack recursion
-(:func:`~sim.games.pontoon.exact_finite.deal_exact`) started from a given stock:
+(:func:`~sim.games.pontoon.exact_deal.deal_exact`) started from a given stock:
 
 * the **conditional value** ``V[r]`` of a deal given the punter's first card ``r``: his
   expected net per unit of initial stake, knowing ``r`` (what his stake decision rests on);
@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from sim.cards import RANK_SYMBOLS
-from sim.games.pontoon.exact_finite import DEFAULT_BUDGET, deal_exact
+from sim.games.pontoon.exact_deal import DEFAULT_BUDGET, deal_exact
 from sim.games.pontoon.pack import RandomCards
 from sim.games.pontoon.reference import Session
 from sim.games.pontoon.rules import PontoonRules
@@ -289,44 +289,6 @@ def heads_up(rules: PontoonRules) -> PontoonRules:
     return rules if rules.players == 1 else dataclasses.replace(rules, players=1)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.games.pontoon.removal [DEALS [SEED]]``: the effects of removal of the
-    card-memory punter's play against a banker standing on 17 and against the adaptive
-    banker (British home rules), and what memory gains over DEALS paired deals (default
-    20,000: about a minute), each deal where the stakes differ valued exactly."""
-    import sys
-
-    from strategies.pontoon import CardMemory
-
-    args = sys.argv[1:] if argv is None else argv
-    deals = int(args[0]) if args else 20_000
-    seed = np.random.SeedSequence(int(args[1]) if len(args) > 1 else 5)
-    rules = PontoonRules()
-    for banker in ("stand-on", "adaptive"):
-        memory = CardMemory(banker=banker)
-        control = CardMemory(banker=banker, remember=False)
-        print(f"## card-memory v banker-{banker}: expected net per unit stake given the first "
-              "card, and the effect of removing one card of each rank")
-        print(memory.effects(rules).frame().to_string(index=False, float_format="{:+.4f}".format))
-        g = paired_gain(rules, memory, control, deals, seed,
-                        exact=(memory.play_table(rules), memory.banker.banker_table(rules)))
-        print(f"\nmemory v first card only, {deals:,} paired deals ({g.differ:,} with other "
-              f"stakes, {g.valued:,} valued exactly); house edges and the gain of memory:")
-        for label, edges, gain, se in (
-                ("per initial stake", g.edge_per_initial_bet, g.gain_per_initial_bet,
-                 g.gain_per_initial_bet_se),
-                ("per total staked", g.edge_per_total_wagered, g.gain_per_total_wagered,
-                 g.gain_per_total_wagered_se)):
-            print(f"  {label}: {edges[0]:+.4f} v {edges[1]:+.4f}, gain {gain:+.4f} +- {se:.4f}")
-        print(f"  net per deal: gain {g.gain_per_deal:+.4f} +- {g.gain_per_deal_se:.4f} stake "
-              f"units (mean stakes {g.mean_initial_stake[0]:.3f} v "
-              f"{g.mean_initial_stake[1]:.3f})\n")
-    return 0
-
-
 __all__ = ["PairedGain", "RemovalEffects", "conditional_values", "deal_draws",
            "effects_of_removal", "heads_up", "paired_gain", "removal_effects"]
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

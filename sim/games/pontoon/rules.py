@@ -37,6 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.cards import RANK_SYMBOLS, make_pack, rank_counts, rank_of
+from sim.errors import RuleError
+from sim.validation import check_fields
 
 SPLIT_RULES = ("any", "aces", "none")
 RESHUFFLE_RULES = ("pontoon", "every-deal")
@@ -176,12 +178,11 @@ class PontoonRules:
             ("gathering", self.gathering in GATHERING_RULES,
              " or ".join(repr(r) for r in GATHERING_RULES)),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if not self.infinite_deck and self.n_cards < 2 * (self.players + 1):
-            raise ValueError(f"ranks: a pack of {self.n_cards} cards cannot deal two cards to "
-                             f"{self.players + 1} hands")
+            raise RuleError("ranks", self.ranks,
+                            detail=f"a pack of {self.n_cards} cards cannot deal two cards to "
+                            f"{self.players + 1} hands")
 
     # ------------------------------------------------------------------ the pack
     @property

@@ -6,12 +6,12 @@ visible sum, softness, total) follows by backward induction over the cards: stic
 buy one or two times the stake, whichever is worth most. The visible sum is part of the state,
 so a banker who reads it is answered exactly on an unsplit hand. Splits (pair by pair), the
 burn and the stake on each first card are then chosen by exact evaluation of the whole deal
-(:mod:`sim.games.pontoon.exact_finite`), each kept if it gains. After a split the hands share
+(:mod:`sim.games.pontoon.exact_deal`), each kept if it gains. After a split the hands share
 one banker, who reads the hand with the most money: their play is the table's, optimal hand by
 hand, which is exact against a banker who ignores the signal.
 
 **The banker against a punter table.** The punters' money on each score jointly with the
-signal the banker finally reads (:func:`~sim.games.pontoon.exact_finite.signal_weights`) makes
+signal the banker finally reads (:func:`~sim.games.pontoon.exact_deal.signal_weights`) makes
 his expected result linear in his final distribution signal by signal, so backward induction
 over his own cards, signal by signal, gives his exact best policy.
 
@@ -27,7 +27,7 @@ import numba
 import numpy as np
 
 from sim.games.base import ExactValue
-from sim.games.pontoon.exact_finite import signal_weights
+from sim.games.pontoon.exact_deal import signal_weights
 from sim.games.pontoon.exact_infinite import (
     banker_by_key,
     infinite_exact,

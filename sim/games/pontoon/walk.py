@@ -1,5 +1,5 @@
 """The exact recursion over a deal, on an explicit stack of frames (see
-:mod:`sim.games.pontoon.exact_finite` for what it computes and why it stays small).
+:mod:`sim.games.pontoon.exact_deal` for what it computes and why it stays small).
 
 Numba compiles recursion slowly and cannot cache it, so the walk over every card a deal can
 draw is a loop over a stack of frames. A ``SEAT`` frame draws a seat's two cards; a ``HAND``

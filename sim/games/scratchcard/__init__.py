@@ -39,6 +39,7 @@ from sim.games.scratchcard.play import (
     simulate_plan,
     simulate_reference,
 )
+from sim.games.scratchcard.players import FixedTickets
 from sim.games.scratchcard.rules import PRESETS, Pool, ScratchPlan, ScratchRules, ScratchView
 from sim.games.scratchcard.table import (
     CLAIMS_FILE,
@@ -50,7 +51,7 @@ from sim.games.scratchcard.table import (
     load_table,
     split_spec,
 )
-from sim.games.scratchcard.tabulate import tabulate
+from sim.games.scratchcard.tabulate import tabulate as tabulate_strategy
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
@@ -63,18 +64,6 @@ __all__ = [
 ]
 
 TICKET_COUNTS = (1, 2, 5, 10)
-
-
-def plan_of(strategy: Any, rules: ScratchRules) -> ScratchPlan | None:
-    """The strategy as a plan for the vectorised path, or None (reference path only)."""
-    describe = getattr(strategy, "scratch_plan", None)
-    return describe(rules) if describe is not None else tabulate(rules, strategy).table
-
-
-def _check_progression(progression: ProgressionSpec) -> None:
-    if progression.kind != FLAT or progression.base != 1.0:
-        raise InputError("progression: a scratchcard's stake is its ticket price; stake "
-                         "progressions do not apply (leave progression out)")
 
 
 def pool_from_counts(price: float, prizes: tuple[float, ...], left: np.ndarray, losers: int
@@ -93,7 +82,7 @@ def _odds_row(label: str, pool: Pool, sold: int | None) -> dict[str, Any]:
             "p_top": odds.p_top}
 
 
-class ScratchcardGame(Game):
+class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     """Scratchcards: prize tables, printed pools and online cards, sessions of tickets."""
 
     name = "scratchcard"
@@ -107,6 +96,10 @@ class ScratchcardGame(Game):
     rules_type = ScratchRules
     presets = PRESETS
     file_rules = ("table", "claims")
+    table_hook = "scratch_plan"
+    fast_path = "numpy"
+    flat_stakes_only = ("progression: a scratchcard's stake is its ticket price; stake "
+                        "progressions do not apply (leave progression out)")
 
     def locate(self, rule: str, value: str, base_dir: Path) -> str:
         """Shipped names (a table's name, ``claims = "shipped"``) stay as they are; a file,
@@ -122,24 +115,31 @@ class ScratchcardGame(Game):
         return split_spec(value)[0] if value else None
     printed_tables = ("bets", "tickets", "claims")
 
-    def simulate(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
-                 rounds: int, seed: np.random.SeedSequence) -> Stats:
-        _check_progression(progression)
-        plan = plan_of(strategy, rules)
-        if plan is not None:
-            return simulate_plan(rules, plan, rounds, kernel_state(seed))
+    def simulate_table(self, rules: ScratchRules, table: ScratchPlan,
+                       progression: ProgressionSpec, rounds: int,
+                       seed: np.random.SeedSequence) -> Stats:
+        return simulate_plan(rules, table, rounds, kernel_state(seed))
+
+    def simulate_reference(self, rules: ScratchRules, strategy: Any,
+                           progression: ProgressionSpec, rounds: int,
+                           seed: np.random.SeedSequence) -> Stats:
         return simulate_reference(rules, strategy, rounds, strategy_generator(seed),
                                   kernel_state(seed))
 
+    def tabulate(self, rules: ScratchRules, strategy: Any) -> ScratchPlan | None:
+        """A plain-Python session policy, as a plan (:mod:`.tabulate`)."""
+        return tabulate_strategy(rules, strategy).table
+
     def check(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec) -> None:
-        _check_progression(progression)
-        plan = plan_of(strategy, rules)
+        self.check_progression(progression)
+        plan = self.table_of(rules, strategy)
         if plan is not None:
             try:
                 plan.check(rules)
             except ValueError as exc:
                 raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
-        simulate_reference(rules, strategy, 2, generator(np.random.SeedSequence(0)))
+        self.simulate_reference(rules, strategy, progression, self.check_rounds,
+                                np.random.SeedSequence(0))
 
     def pack_key(self, rules: ScratchRules) -> str:
         """What decides the tickets: the game's pool (its table, mode and claims), not the
@@ -149,15 +149,9 @@ class ScratchcardGame(Game):
                 f"claims={Path(rules.claims).name} sold={rules.tickets_sold} "
                 f"estimator={rules.estimator}")
 
-    def engine_path(self, rules: ScratchRules, strategy: Any) -> str:
-        return "numpy" if plan_of(strategy, rules) is not None else "reference"
-
-    def exact(self, rules: ScratchRules, strategy: Any,
-              progression: ProgressionSpec) -> ExactValue | None:
-        plan = plan_of(strategy, rules)
-        if plan is None:
-            return None
-        value = session_value(rules.pool(), plan)
+    def exact_table(self, rules: ScratchRules, table: ScratchPlan,
+                    progression: ProgressionSpec) -> ExactValue | None:
+        value = session_value(rules.pool(), table)
         if value is None:
             return None
         return ExactValue(value.mean_net, value.initial, value.mean_wagered, value.sd_net,
@@ -165,37 +159,36 @@ class ScratchcardGame(Game):
 
     def exact_unavailable(self, rules: ScratchRules, strategy: Any,
                           progression: ProgressionSpec) -> str:
-        if plan_of(strategy, rules) is None:
+        if self.table_of(rules, strategy) is None:
             return ("no exact value: the strategy is not a plan the exact code can read (it "
                     "plays on the reference path)")
+        return super().exact_unavailable(rules, strategy, progression)
+
+    def exact_table_unavailable(self, rules: ScratchRules, table: ScratchPlan,
+                                progression: ProgressionSpec) -> str:
         if rules.pool().printed:
             return ("no exact value: on a printed game each ticket changes the odds of the "
                     "next, and this session's length depends on its results")
-        return super().exact_unavailable(rules, strategy, progression)
+        return super().exact_table_unavailable(rules, table, progression)
 
-    def session_nets(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
-                     sessions: int, rounds: int, seed: np.random.SeedSequence
-                     ) -> np.ndarray | None:
+    def session_nets_table(self, rules: ScratchRules, table: ScratchPlan,
+                           progression: ProgressionSpec, sessions: int, rounds: int,
+                           seed: np.random.SeedSequence) -> np.ndarray | None:
         """A round is one of the strategy's sessions of tickets (its plan, on the vectorised
         path); rounds are independent (a printed game's each from its full print run)."""
-        _check_progression(progression)
-        plan = plan_of(strategy, rules)
-        if plan is None:
-            return None
         pool = rules.pool()
-        net_u, _, _ = play_plan(pool, plan, sessions * rounds, kernel_state(seed))
-        return (net_u * float(plan_grid(pool, plan).step)).reshape(sessions, rounds)
+        net_u, _, _ = play_plan(pool, table, sessions * rounds, kernel_state(seed))
+        return (net_u * float(plan_grid(pool, table).step)).reshape(sessions, rounds)
 
-    def round_law(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec
-                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    def round_law_table(self, rules: ScratchRules, table: ScratchPlan,
+                        progression: ProgressionSpec) -> tuple[np.ndarray, np.ndarray] | None:
         """The exact law of a round's net for an online card and a plan of a fixed number of
         tickets (the k-ticket prize distribution, less their price)."""
-        plan = plan_of(strategy, rules)
         pool = rules.pool()
-        if plan is None or not plan.fixed or pool.printed or progression.kind != FLAT:
+        if not table.fixed or pool.printed or progression.kind != FLAT:
             return None
-        values, probs = total_distribution(pool, plan.first)
-        return np.asarray(values, dtype=float) - plan.first * pool.price, np.asarray(probs)
+        values, probs = total_distribution(pool, table.first)
+        return np.asarray(values, dtype=float) - table.first * pool.price, np.asarray(probs)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         tickets = stats.counters.get("tickets", 0.0)
@@ -224,9 +217,7 @@ class ScratchcardGame(Game):
             return lambda n: simulate_plan(rules, plan, max(1, n // per), rng)
 
         def reference(n: int) -> object:
-            from strategies.scratchcard import Buy
-
-            return simulate_reference(online, Buy(10), max(1, n // 10),
+            return simulate_reference(online, FixedTickets(10), max(1, n // 10),
                                       generator(np.random.SeedSequence(1)))
 
         return [
@@ -237,7 +228,7 @@ class ScratchcardGame(Game):
             BenchCase("printed pool, 10 tickets without replacement (numpy)", "tickets",
                       sessions(printed, ten, 10)),
             BenchCase("online card, 10 tickets a session (reference path)", "tickets",
-                      reference),
+                      reference, reference=True),
         ]
 
     def exact_tables(self, rules: ScratchRules) -> dict[str, pd.DataFrame]:

@@ -1,22 +1,19 @@
 """Scratchcard charts: the prize distribution, and the next ticket's EV against tickets sold.
 
-Each function takes an optional ``ax`` and returns the Figure. ``python -m
-sim.games.scratchcard.charts --out DIR`` draws them for the shipped games.
+Each function takes an optional ``ax`` and returns the Figure. ``houseedge study
+scratch-charts --out DIR`` draws them for the shipped games.
 """
 
 from __future__ import annotations
-
-import argparse
-from pathlib import Path
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, legend_outside, save
+from sim.charts import _axes, legend_outside
 from sim.games.scratchcard.current import ESTIMATORS, estimate_sold, ev_against_sold
 from sim.games.scratchcard.exact import ticket_odds, total_distribution
-from sim.games.scratchcard.rules import PRESETS, Pool
+from sim.games.scratchcard.rules import Pool
 from sim.games.scratchcard.table import Claims, PrizeTable
 
 
@@ -112,24 +109,3 @@ def ev_sold_chart(table: PrizeTable, claims: Claims, ax: Axes | None = None) -> 
     legend_outside(ax)
     ax.grid(alpha=0.3)
     return fig
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Draw the charts of the shipped games into a folder."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="reports/scratch-charts", help="output folder")
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    for name in ("oh-snap", "cash-payout", "deal-em", "online-example"):
-        pool = PRESETS[name].pool()
-        save(prize_chart(pool, 1, title=f"{name}: one ticket"), out / f"{name}-prizes.png")
-        save(prize_chart(pool, 10, title=f"{name}: ten tickets"), out / f"{name}-prizes-10.png")
-    for name in ("oh-snap-now", "cash-payout-now"):
-        rules = PRESETS[name]
-        save(ev_sold_chart(rules.prize_table, rules.claims_data), out / f"{name}-ev-sold.png")
-    print(f"charts in {out}/")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -14,15 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import InputError
+from sim.errors import InputError, RuleError
 from sim.games.scratchcard.current import ESTIMATORS, estimate_sold, remaining
 from sim.games.scratchcard.table import SHIPPED, Claims, PrizeTable, load_claims, load_table
+from sim.validation import check_fields, is_int
 
 MODES = ("auto", "printed", "online")
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,16 +80,14 @@ class ScratchRules:
              f"a shipped table ({', '.join(SHIPPED)}) or a .csv/.toml file"),
             ("mode", self.mode in MODES, " or ".join(repr(m) for m in MODES)),
             ("claims", isinstance(self.claims, str), "'', 'shipped' or a claims CSV file"),
-            ("tickets_sold", _is_int(self.tickets_sold) and self.tickets_sold >= 0,
+            ("tickets_sold", is_int(self.tickets_sold) and self.tickets_sold >= 0,
              "a whole number >= 0"),
             ("estimator", self.estimator in ESTIMATORS,
              " or ".join(repr(e) for e in ESTIMATORS)),
-            ("session_limit", _is_int(self.session_limit) and 1 <= self.session_limit <= 10**7,
+            ("session_limit", is_int(self.session_limit) and 1 <= self.session_limit <= 10**7,
              "a whole number 1..10,000,000"),
         ]
-        for name, ok, expected in checks:
-            if not ok:
-                raise ValueError(f"{name}: expected {expected}, got {getattr(self, name)!r}")
+        check_fields(self, checks)
         if self.table not in SHIPPED and not Path(self.table).is_absolute():
             # Workers may start elsewhere: pin a relative file to where the rules were made.
             spec = Path(self.table.split("#")[0]).resolve()
@@ -101,24 +96,29 @@ class ScratchRules:
         try:
             table = self.prize_table
         except InputError as exc:
-            raise ValueError(f"table: {exc}") from None
+            raise RuleError("table", self.table,
+                            detail=f"{exc}") from None
         if self.mode == "printed" and not table.printed:
-            raise ValueError(f"mode: {table.name!r} is an online card (probabilities): it has "
-                             "no print run to draw without replacement")
+            raise RuleError("mode", self.mode,
+                            detail=f"{table.name!r} is an online card (probabilities): it has "
+                            "no print run to draw without replacement")
         if self.claims:
             if not self.printed:
-                raise ValueError("claims: claims apply to a printed game drawn without "
-                                 "replacement (mode 'printed' or 'auto')")
+                raise RuleError("claims", self.claims,
+                                detail="claims apply to a printed game drawn without "
+                                "replacement (mode 'printed' or 'auto')")
             try:
                 claims = self.claims_data
                 if self.tickets_sold:
                     remaining(table, claims, self.tickets_sold)
             except InputError as exc:
                 key = "tickets_sold" if str(exc).startswith("tickets_sold") else "claims"
-                raise ValueError(f"{key}: {str(exc).removeprefix('tickets_sold: ')}") from None
+                raise RuleError(key, getattr(self, key),
+                                detail=str(exc).removeprefix("tickets_sold: ")) from None
         elif self.tickets_sold:
-            raise ValueError("tickets_sold: needs claims; without them a ticket bought mid-run "
-                             "has the odds of the full print run")
+            raise RuleError("tickets_sold", self.tickets_sold,
+                            detail="needs claims; without them a ticket bought mid-run "
+                            "has the odds of the full print run")
 
     # ------------------------------------------------------------------ derived data
     @property
@@ -219,15 +219,17 @@ class ScratchPlan:
     budget: float = 0.0
 
     def __post_init__(self) -> None:
-        if not (_is_int(self.first) and self.first >= 1):
-            raise ValueError(f"first: expected a whole number >= 1, got {self.first!r}")
-        if not (_is_int(self.max_tickets) and self.max_tickets >= self.first):
-            raise ValueError(f"max_tickets: expected a whole number >= first ({self.first}), "
-                             f"got {self.max_tickets!r}")
+        if not (is_int(self.first) and self.first >= 1):
+            raise RuleError("first", self.first, 'a whole number >= 1',
+                            f"expected a whole number >= 1, got {self.first!r}")
+        if not (is_int(self.max_tickets) and self.max_tickets >= self.first):
+            raise RuleError("max_tickets", self.max_tickets,
+                            detail=f"expected a whole number >= first ({self.first}), "
+                            f"got {self.max_tickets!r}")
         for name in ("stop_win", "stop_loss", "budget"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{name}: expected a number >= 0 (0: none), got {value!r}")
+                raise RuleError(name, value, "a number >= 0 (0: none)")
 
     @property
     def fixed(self) -> bool:
