@@ -30,7 +30,11 @@ def _boot() -> int:
     own machinery (scipy's BLAS among it), 0.15 s of CPU."""
     import numpy as np
 
-    import sim.runner  # noqa: F401
+    # What the runner's chunks need (the runner itself, which imports this module, is
+    # unpickled with the first chunk: a small module once these are loaded).
+    import sim.checkpoints  # noqa: F401
+    import sim.games  # noqa: F401
+    import sim.stats  # noqa: F401
     from sim.xoshiro import raw_outputs
 
     raw_outputs(1, np.zeros(4, dtype=np.uint64))

@@ -137,7 +137,7 @@ def test_faro_kernel_deals_the_same_shuffles_whatever_the_table():
     ends = []
     for strategy in (FlatRank("K"), FlatRank("all"), Copper(["A", "7"]), CallTurn()):
         state = kernel_state(seed())
-        simulate_table(rules, strategy.kernel_table(rules), FLAT, 500, state)
+        simulate_table(rules, strategy.as_table(rules), FLAT, 500, state)
         ends.append(tuple(state.tolist()))
     order = rules.pack_ranks()
     state = kernel_state(seed())
@@ -149,16 +149,17 @@ def test_faro_kernel_deals_the_same_shuffles_whatever_the_table():
 @pytest.mark.parametrize("preset", ["faro", "stuss", "old-pharo"])
 @pytest.mark.parametrize("name", ["K", "all", "copper", "high", "call"])
 def test_faro_kernel_equals_reference_from_the_same_seed(preset, name):
-    from strategies.faro import CallTurn, Copper, FlatRank, HighCard, TableStrategy
+    from sim.games.faro import TableBettor
+    from strategies.faro import CallTurn, Copper, FlatRank, HighCard
 
     strategy = {"K": FlatRank("K"), "all": FlatRank("all"), "copper": Copper(["A", "7"]),
                 "high": HighCard(), "call": CallTurn()}[name]
     game = games.get("faro")
     rules = game.presets[preset]
-    table = strategy.kernel_table(rules)
+    table = strategy.as_table(rules)
     s = seed(pack=game.pack_key(rules))
     kernel = game.simulate(rules, strategy, FLAT, 300, s)
-    reference = game.simulate_reference(rules, TableStrategy(table), FLAT, 300, s)
+    reference = game.simulate_reference(rules, TableBettor(table), FLAT, 300, s)
     assert same_stats(kernel, reference)
 
 
@@ -192,11 +193,11 @@ def test_faro_soda_and_no_soda_share_their_shuffles():
 
 # --------------------------------------------------------------------------- lansquenet
 def _lansquenet_session(rules, strategy, s):
-    from sim.games.lansquenet import RandomPacks, Session
+    from sim.games.lansquenet import RandomPacks, RoundTable
     from sim.rng import strategy_generator
 
-    return Session(rules, strategy, FLAT, RandomPacks(rules, kernel_state(s)),
-                   strategy_generator(s))
+    return RoundTable(rules, strategy, FLAT, RandomPacks(rules, kernel_state(s)),
+                      strategy_generator(s))
 
 
 @pytest.mark.parametrize("preset", ["one-pack", "reshuffle"])
@@ -293,14 +294,14 @@ def test_scratch_plans_pair_ticket_by_ticket(preset):
     """Ten tickets a session against twenty: the twenty-ticket session is the ten-ticket one
     and ten more (the same first ten tickets)."""
     from sim.games.scratchcard.play import _draw_online, _draw_printed, play_plan
-    from strategies.scratchcard import Buy
+    from strategies.scratchcard import FixedTickets
 
     game = games.get("scratchcard")
     rules = game.presets[preset]
     pool = rules.pool()
     key = kernel_state(seed(pack=game.pack_key(rules)))
-    ten = play_plan(pool, Buy(10).scratch_plan(rules), 500, key)
-    twenty = play_plan(pool, Buy(20).scratch_plan(rules), 500, key)
+    ten = play_plan(pool, FixedTickets(10).as_table(rules), 500, key)
+    twenty = play_plan(pool, FixedTickets(20).as_table(rules), 500, key)
     rows = np.arange(500)
     if pool.printed:
         tiers = _draw_printed(pool, np.zeros((500, len(pool.values)), dtype=np.int64), key,
@@ -315,7 +316,7 @@ def test_scratch_plans_pair_ticket_by_ticket(preset):
 
 @pytest.mark.parametrize("preset", ["online-example", "oh-snap"])
 def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
-    from strategies.scratchcard import Buy, Session
+    from strategies.scratchcard import FixedTickets, StopWinLoss
 
     game = games.get("scratchcard")
     rules = game.presets[preset]
@@ -323,7 +324,7 @@ def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
     from sim.games.scratchcard.play import simulate_reference
     from sim.rng import strategy_generator
 
-    for strategy in (Buy(5), Session(30, stop_win=10.0, stop_loss=10.0)):
+    for strategy in (FixedTickets(5), StopWinLoss(30, stop_win=10.0, stop_loss=10.0)):
         fast = game.simulate(rules, strategy, FLAT, 300, s)
         ref = simulate_reference(rules, strategy, 300, strategy_generator(s), kernel_state(s))
         assert fast.net_hist == ref.net_hist

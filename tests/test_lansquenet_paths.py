@@ -288,7 +288,7 @@ def test_sessions_in_one_call_each_start_afresh(strategy, progression):
     from sim.rng import kernel_state
 
     rules = LansquenetRules()
-    table = strategy.kernel_table(rules)
+    table = strategy.as_table(rules)
     key = kernel_state(np.random.SeedSequence(3))
     nets = session_nets(rules, table, progression, 7, 30, key.copy())
     assert nets.tolist()[:3] == session_nets(rules, table, progression, 3, 30,

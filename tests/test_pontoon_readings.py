@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim.games.pontoon import BankerTable, GivenCards, PlayerTable, PontoonRules, Session
-from sim.games.pontoon.exact_finite import deal_exact
+from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.hand import BUY1, TWIST
 from sim.games.pontoon.kernel import play_ordered_deals, simulate_tables
 from sim.games.pontoon.players import TableBanker, TablePlayer

@@ -34,7 +34,7 @@ from strategies.bonus import Flat as BonusFlat
 from strategies.faro import FlatRank, HighCard
 from strategies.lansquenet import PassAfter
 from strategies.pontoon import Threshold
-from strategies.scratchcard import Session as ScratchSession
+from strategies.scratchcard import StopWinLoss as ScratchSession
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAT = ProgressionSpec()
@@ -189,8 +189,8 @@ class DeclaredSevenUp(SevenUp):
 @pytest.mark.parametrize("progression", ["flat", {"name": "martingale", "cap": 16}], ids=str)
 def test_faro_tabulated_kernel_equals_reference_deal_by_deal(preset, strategy, progression):
     rules = FARO_PRESETS[preset]
-    assert faro.GAME.engine_path(rules, strategy) == "kernel"
-    table = faro.kernel_table_of(strategy, rules)
+    assert faro.GAME.engine_path(rules, strategy) == "kernel (tabulated)"
+    table = faro.GAME.table_of(rules, strategy)
     spec = progression_spec(progression)
     orders = _faro_orders(rules, 200)
     state = ProgressionState(spec)
@@ -270,7 +270,7 @@ def _pontoon_reference(rules, player, banker, orders, deals):
 def test_pontoon_tabulated_kernel_equals_reference_deal_by_deal(rules_name, punter, banker):
     rules = PONTOON_RULES[rules_name]
     strategy = banker(punter()) if banker else punter()
-    assert pontoon.GAME.engine_path(rules, strategy) == "kernel"
+    assert pontoon.GAME.engine_path(rules, strategy).startswith("kernel")
     player_table, banker_table = tables_of(strategy, rules)
     player, bank = seating_of(strategy)
     deals = 150
@@ -321,20 +321,20 @@ def test_pontoon_strategies_that_stay_on_the_reference_path():
 
 # ------------------------------------------------------------------- lansquenet
 LANSQUENET_RULES = [lansquenet.PRESETS["one-pack"], lansquenet.PRESETS["reshuffle"],
-                    lansquenet.LansquenetRules(ranks=9, suits=2, punters=2)]
+                    lansquenet.LansquenetRules(rank_count=9, suits=2, punters=2)]
 
 
 @pytest.mark.parametrize("rules", LANSQUENET_RULES, ids=lambda r: f"{r.punters}p-{r.reshuffle}")
 @pytest.mark.parametrize("progression", ["flat", {"name": "martingale", "cap": 8}], ids=str)
 def test_lansquenet_tabulated_kernel_equals_reference_bank_by_bank(rules, progression):
     strategy = Pass3()
-    assert lansquenet.GAME.engine_path(rules, strategy) == "kernel"
-    table = lansquenet.kernel_table_of(strategy, rules)
-    assert table == PassAfter(3).kernel_table(rules)
+    assert lansquenet.GAME.engine_path(rules, strategy).startswith("kernel")
+    table = lansquenet.GAME.table_of(rules, strategy)
+    assert table == PassAfter(3).as_table(rules)
     spec = progression_spec(progression)
     rng = np.random.default_rng(3)
     orders = np.array([rng.permutation(rules.pack_ranks()) for _ in range(700)])
-    session = lansquenet.Session(rules, strategy, spec, GivenPacks(orders),
+    session = lansquenet.RoundTable(rules, strategy, spec, GivenPacks(orders),
                                  np.random.default_rng(1))
     banks = [session.play_bank() for _ in range(120)]
     ended = {"pass": 0, "forced": 1, "loss": 2}
@@ -367,8 +367,8 @@ class GivenTickets:
 
 def test_scratchcard_tabulated_plan_plays_like_the_strategy():
     rules = scratchcard.GAME.presets["online-example"]
-    assert scratchcard.GAME.engine_path(rules, TwentyOrStop()) == "numpy"
-    plan = scratchcard.plan_of(TwentyOrStop(), rules)
+    assert scratchcard.GAME.engine_path(rules, TwentyOrStop()) == "numpy (tabulated)"
+    plan = scratchcard.GAME.table_of(rules, TwentyOrStop())
     assert plan == ScratchSession(20, 5.0 * plan_price(rules), 10.0 * plan_price(rules)).plan
     rng = np.random.default_rng(4)
     pool = rules.pool()
@@ -410,8 +410,8 @@ def test_bonus_tabulated_kernel_equals_reference_player_by_player(preset):
     rules = bonus.PRESETS[preset]
     grid = bonus.grid_for(rules)
     strategy = WalkNearTheEnd()
-    assert bonus.GAME.engine_path(rules, strategy) == "kernel"
-    table = bonus.table_of(strategy, grid)
+    assert bonus.GAME.engine_path(rules, strategy).startswith("kernel")
+    table = bonus.GAME.table_of(rules, strategy)
     uniforms = np.random.default_rng(8).random((25, 4000))
     kernel = walk_table(grid, table, 25, kernel_state(np.random.SeedSequence(0)), uniforms)
     for i in range(25):
