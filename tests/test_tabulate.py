@@ -256,11 +256,7 @@ def _pontoon_reference(rules, player, banker, orders, deals):
     rows = []
     for _ in range(deals):
         deal = session.play(np.random.default_rng(0))
-        seat = deal.seats[0]
-        rows.append([deal.net, deal.initial, deal.wagered, seat.hands, seat.busts, seat.fives,
-                     seat.pontoons, seat.splits, seat.buys, seat.burns, deal.banker_pontoon,
-                     deal.banker_bust, deal.banker_five, deal.shuffle_next,
-                     deal.next_banker != deal.banker, deal.cycle_locked, deal.banker])
+        rows.append(deal.kernel_row())
     return np.array(rows, dtype=float)
 
 

@@ -136,6 +136,15 @@ class DealResult:
     def wagered(self) -> float:
         return sum(s.wagered for s in self.seats)
 
+    def kernel_row(self) -> list[float]:
+        """The deal as the kernel reports one heads-up deal, column for column
+        (:func:`~sim.games.pontoon.kernel.play_ordered_deals`): what the tests compare."""
+        seat = self.seats[0]
+        return [self.net, self.initial, self.wagered, seat.hands, seat.busts, seat.fives,
+                seat.pontoons, seat.splits, seat.buys, seat.burns, self.banker_pontoon,
+                self.banker_bust, self.banker_five, self.shuffle_next,
+                self.next_banker != self.banker, self.cycle_locked, self.banker]
+
 
 # ------------------------------------------------------------------- legality
 def buy_limits(hand: Hand, initial: float, rules: PontoonRules) -> tuple[float, str | None]:
