@@ -48,6 +48,17 @@ __all__ = [
 ]
 
 
+class _PlainKing:
+    """A flat bet on the king written as a user writes one (``houseedge bench`` times the
+    table the engine builds from it beside the same table given directly)."""
+
+    name = "flat king by hand"
+    reads = ("remaining[12]",)
+
+    def decide(self, view: FaroView, rng: object) -> list[FaroBet]:
+        return [RankBet(frozenset({12}))] if view.remaining[12] else []
+
+
 class FaroGame(Game[FaroRules, FaroTable]):
     """Faro (American), stuss and old pharo: bets against the bank on a whole deal."""
 
@@ -147,8 +158,19 @@ class FaroGame(Game[FaroRules, FaroTable]):
         def sessions(n: int) -> object:  # sessions of 100 deals (bankroll and risk of ruin)
             return session_nets(rules, every_rank, flat, max(1, n // 100), 100, state)
 
+        king = FaroTable((1 << 12,), (False,), ((0.0, 1.0),))
+
+        def king_kernel(n: int) -> object:
+            return simulate_table(rules, king, flat, n, state)
+
+        def king_tabulated(n: int) -> object:  # the same table, built from plain Python
+            return self.simulate(rules, _PlainKing(), flat, n, np.random.SeedSequence(1))
+
         return [BenchCase("13 rank bets, whole deal (kernel)", "deals", kernel),
                 BenchCase("13 rank bets, sessions of 100 deals (kernel)", "deals", sessions),
+                BenchCase("flat king, whole deal (kernel)", "deals", king_kernel),
+                BenchCase("flat king written in plain Python, tabulated (kernel)", "deals",
+                          king_tabulated),
                 BenchCase("13 rank bets, whole deal (reference path)", "deals", reference,
                           reference=True)]
 
