@@ -336,12 +336,32 @@ def terminal_table(frame: pd.DataFrame) -> str:
 
 
 def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
-    """The page's section of paired comparisons (none for a one-row run)."""
+    """The page's section of paired comparisons (none for a one-row run): each row minus its
+    baseline in points of %, as the terminal shows it (comparisons.csv has the raw figures)."""
     if paired.empty:
         return {}
-    return {"Paired comparisons": {"comparisons": paired[
-        [c for c in ["kind", *compare.SUMMARY_COMPARISON_COLUMNS, "correlation", "batches"]
-         if c in paired]]}}
+
+    def points(column: str) -> list[str]:
+        return [_pct(v, 3) for v in paired[column]]
+
+    shown = pd.DataFrame({
+        "row": [f"{r.variant} / {r.strategy}" for r in paired.itertuples()],
+        "baseline": [f"{r.baseline_variant} / {r.baseline_strategy}"
+                     for r in paired.itertuples()],
+        "diff (points of %)": points("diff"),
+        "± paired SE": points("diff_stderr"),
+        "95% CI": [f"{_pct(lo, 3)} to {_pct(hi, 3)}" if not math.isnan(lo) else ""
+                   for lo, hi in zip(paired["diff_ci95_low"], paired["diff_ci95_high"])],
+        "± independent SE": points("independent_stderr"),
+        "variance reduction": ["" if math.isnan(v) else f"{v:.1f}"
+                               for v in paired["variance_reduction"]],
+        "exact diff": points("diff_exact"),
+        "z": ["" if math.isnan(v) else f"{v:+.2f}" for v in paired["diff_z"]],
+        "batches": paired["batches"] if "batches" in paired else "",
+        "note": paired["note"].fillna("") if "note" in paired else "",
+    })
+    title = f"each row minus its baseline, {paired['headline_basis'].iloc[0]}"
+    return {"Paired comparisons": {title: shown}}
 
 
 def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
