@@ -66,6 +66,14 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import VALUES
 
 EVENTS = ("hands", "busts", "fives", "pontoons", "buys", "burns")
+
+# What a hand played by a table does next (:func:`table_move`).
+DRAW_OVER, DRAW_TWIST, DRAW_BUY, DRAW_BURN, DRAW_SPLIT = 0, 1, 2, 3, 4
+# The stages of a HAND frame: its first move, drawing a card, settling against the rest.
+HAND_START, HAND_DRAWS, HAND_SETTLES = 0, 1, 2
+# The stages of a NEXT frame: its start, the seat's next split hand, waiting for the next
+# seat, complete (its row is cached).
+NEXT_START, NEXT_SPLIT_HAND, NEXT_SEAT, NEXT_DONE = 0, 1, 3, 4
 N_EVENTS = len(EVENTS)
 BIG_STOCK = 1 << 30
 STEPS_PER_STATE = 128  # the work budget also bounds the frames walked: budget x this
@@ -230,33 +238,34 @@ def table_move(hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt, cap, s
                act, split, rule_i, burn_on):
     """What a hand played by a table does next: (score, draw, new buys pattern, money).
 
-    ``score`` is the hand's final score, or -1 while it draws; ``draw`` is 0 (over), 1 twist,
-    2 buy (to the pattern ``new buys``), 3 burn (a hard 13 thrown in) or 4 split; ``money`` is
+    ``score`` is the hand's final score, or -1 while it draws; ``draw`` is ``DRAW_OVER``,
+    ``DRAW_TWIST``, ``DRAW_BUY`` (to the pattern ``new buys``), ``DRAW_BURN`` (a hard 13 thrown
+    in) or ``DRAW_SPLIT``; ``money`` is
     what the hand stakes (its buys included)."""
     total, soft = best_total(hard, ace != 0)
     money = stake * (1 + BUY_SUM[buys])
     score = -1
     if n == 2 and is_pontoon_pair(c1, c2) and (
             split_hand == 0 or rule_i[RI_SPLIT_PONTOON] != 0):
-        return PONTOON, 0, buys, stake
+        return PONTOON, DRAW_OVER, buys, stake
     if hard > 21:
         score = BUST
     elif hand_over(total, soft, n, rule_i[RI_SOFT21_DRAWS] != 0) or stock == 0:
         score = player_score(hard, ace != 0, n, False)
     if score >= 0:
-        return score, 0, buys, money
+        return score, DRAW_OVER, buys, money
     if n == 2 and stock >= 2:
         if (split_hand == 0 and burnt == 0 and rule_i[RI_BURN] != 0 and burn_on
                 and hard_thirteen(c1, c2)):
-            return -1, 3, buys, money
+            return -1, DRAW_BURN, buys, money
         if cap > 0 and split[c1] and pair_splittable(c1, c2, rule_i):
-            return -1, 4, buys, money
+            return -1, DRAW_SPLIT, buys, money
     action = act[player_index(buys, twisted != 0, n, v, soft, total)]
     if action == STICK:
-        return player_score(hard, ace != 0, n, False), 0, buys, money
+        return player_score(hard, ace != 0, n, False), DRAW_OVER, buys, money
     if action == TWIST:
-        return -1, 1, buys, money
-    return -1, 2, NEXT_BUY[buys, action - 1], money  # BUY1 = 2 -> 1, BUY2 = 3 -> 2
+        return -1, DRAW_TWIST, buys, money
+    return -1, DRAW_BUY, NEXT_BUY[buys, action - 1], money  # BUY1 = 2 -> 1, BUY2 = 3 -> 2
 
 
 @jit.njit(cache=True)
@@ -272,7 +281,7 @@ def _hand_start(F, G, i, act, split, stakes, rule_i, params):
     F[i, F_DRAW] = draw
     F[i, F_SCORE] = score
     G[i, G_MONEY] = money
-    if draw == 0 and score != BUST and score != PONTOON and money > _money(
+    if draw == DRAW_OVER and score != BUST and score != PONTOON and money > _money(
             F[i, F_KK], F[i, F_MAIN], stakes):  # the hand with the most money so far
         F[i, F_KK] = hand_key(1 + BUY_SUM[F[i, F_BUYS]], F[i, F_V], F[i, F_N],
                               rule_i[RI_STICK_MIN])
@@ -326,12 +335,12 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
             sp += 1
         elif kind == NEXT:
             stage = F[i, F_STAGE]
-            if stage == 0:
+            if stage == NEXT_START:
                 bufs[F[i, F_ACC]] = 0.0
                 if F[i, F_PENDING] > 0:
-                    F[i, F_STAGE] = 1
+                    F[i, F_STAGE] = NEXT_SPLIT_HAND
                 elif F[i, F_SEAT] + 1 < players:
-                    F[i, F_STAGE] = 3
+                    F[i, F_STAGE] = NEXT_SEAT
                     F[sp, :] = 0
                     F[sp, F_MODE] = SEAT
                     F[sp, F_SEAT] = F[i, F_SEAT] + 1
@@ -344,13 +353,13 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                     continue
                 elif mode == 1:
                     bufs[F[i, F_ACC], F[i, F_KK]] = 1.0
-                    F[i, F_STAGE] = 4
+                    F[i, F_STAGE] = NEXT_DONE
                 else:
                     bufs[F[i, F_ACC], :N_SCORES] = banker_final(
                         F[i, F_KK], counts, full, probs, params, btab, rule_i, fmemo, fvals,
                         smemo, srows, sways)
-                    F[i, F_STAGE] = 4
-            if F[i, F_STAGE] == 1:  # the next split hand: first card face up, second now
+                    F[i, F_STAGE] = NEXT_DONE
+            if F[i, F_STAGE] == NEXT_SPLIT_HAND:  # first card face up, the second drawn now
                 px = _next_card(F, G, i, F_X, F_TAKEN_X, counts, probs, infinite)
                 if px > 0.0:
                     r, x = F[i, F_PENDING] % 14 - 1, F[i, F_X]
@@ -359,9 +368,9 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                                r, x, 1, 0, F[i, F_PENDING] // 14, F[i, F_CAP], F[i, F_PHYS], px)
                     sp += 1
                     continue
-                F[i, F_STAGE] = 4
-            elif F[i, F_STAGE] == 3:
-                F[i, F_STAGE] = 4
+                F[i, F_STAGE] = NEXT_DONE
+            elif F[i, F_STAGE] == NEXT_SEAT:
+                F[i, F_STAGE] = NEXT_DONE
             # complete: cache the row; the waiting hand below reads it
             memo[(F[i, F_LO], F[i, F_HI], F[i, F_STATE])] = len(memo_vals)
             F[i - 1, F_RESULT] = len(memo_vals)
@@ -370,9 +379,10 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
             sp -= 1
         else:  # HAND
             stage = F[i, F_STAGE]
-            if stage == 0:
+            if stage == HAND_START:
                 _hand_start(F, G, i, act, split, stakes, rule_i, params)
-                if F[i, F_DRAW] == 0 and F[i, F_PENDING] == 0 and F[i, F_SEAT] == players - 1:
+                if (F[i, F_DRAW] == DRAW_OVER and F[i, F_PENDING] == 0
+                        and F[i, F_SEAT] == players - 1):
                     # only the banker is left: settle against his distribution at once
                     if mode == 1:
                         last[0] = F[i, F_KK]
@@ -385,13 +395,13 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                                  players, G[i, G_PROB], rule_i, rule_f, mode)
                     sp -= 1
                     continue
-                if F[i, F_DRAW] == 0:
+                if F[i, F_DRAW] == DRAW_OVER:
                     lo, hi, state = _next_key(F, i, counts, full, infinite, params[P_KEYED])
                     if (lo, hi, state) in memo:
                         F[i, F_RESULT] = memo[(lo, hi, state)]
-                        F[i, F_STAGE] = 2
+                        F[i, F_STAGE] = HAND_SETTLES
                     else:  # work out what is left of the deal first
-                        F[i, F_STAGE] = 2
+                        F[i, F_STAGE] = HAND_SETTLES
                         F[sp, :] = 0
                         F[sp, F_MODE] = NEXT
                         for f in (F_SEAT, F_R1, F_PENDING, F_CAP, F_KK, F_MAIN, F_PHYS):
@@ -402,15 +412,15 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                         sp += 1
                         continue
                 else:
-                    F[i, F_STAGE] = 1
-            if F[i, F_STAGE] == 2:  # settle the finished hand
+                    F[i, F_STAGE] = HAND_DRAWS
+            if F[i, F_STAGE] == HAND_SETTLES:  # settle the finished hand
                 _settle_into(bufs[F[i, F_ACC]], memo_vals[F[i, F_RESULT]], F[i, F_SCORE],
                              G[i, G_MONEY], F[i, F_BURNT], F[i, F_BUYS], F[i, F_SEAT],
                              F[i, F_R1], players, G[i, G_PROB], rule_i, rule_f, mode)
                 sp -= 1
                 continue
             draw = F[i, F_DRAW]
-            if draw == 3:  # burnt: thrown in face up, two new cards face down
+            if draw == DRAW_BURN:  # burnt: thrown in face up, two new cards face down
                 pb = _next_pair(F, G, i, counts, probs, infinite)
                 if pb == 0.0:
                     sp -= 1
@@ -428,7 +438,7 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                 continue
             x = F[i, F_X]
             prob = G[i, G_PROB] * px
-            if draw == 4:
+            if draw == DRAW_SPLIT:
                 # c1 stays, face up, and gets a card now; c2 starts the next hand (its card,
                 # dealt at the same time, is drawn when that hand is played).
                 c1 = F[i, F_C1]
@@ -438,9 +448,9 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                            c1, x, 1, F[i, F_BURNT], queued, F[i, F_CAP] - 1, F[i, F_PHYS] + 2,
                            prob)
             else:  # a card twisted (face up) or bought (face down)
-                seen = VALUES[x] if draw == 1 else 1
-                buys = F[i, F_NEW_BUYS] if draw == 2 else F[i, F_BUYS]
-                twisted = 1 if (draw == 1 or F[i, F_TWISTED] != 0) else 0
+                seen = VALUES[x] if draw == DRAW_TWIST else 1
+                buys = F[i, F_NEW_BUYS] if draw == DRAW_BUY else F[i, F_BUYS]
+                twisted = 1 if (draw == DRAW_TWIST or F[i, F_TWISTED] != 0) else 0
                 ace = F[i, F_ACE] != 0 or x == 0
                 _push_hand(F, G, sp, i, F[i, F_HARD] + VALUES[x], ace, F[i, F_N] + 1, buys,
                            twisted, F[i, F_V] + seen, F[i, F_C1], F[i, F_C2], F[i, F_SPLIT],
