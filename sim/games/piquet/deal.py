@@ -60,6 +60,24 @@ def discard_of(hand, take, point_w, sequence_w, sets_w, sets_from):
     return hand[order[:take]]
 
 
+@numba.njit(forceinline=True)
+def _exchanged(hand, drop, talon, start, take):
+    """The hand after an exchange: its cards but the discards ``drop``, then ``take`` cards of
+    the talon from ``start``."""
+    kept = np.empty(HAND, dtype=np.int64)
+    j = 0
+    for c in hand:
+        hit = False
+        for d in drop:
+            hit = hit or c == d
+        if not hit:
+            kept[j] = c
+            j += 1
+    for i in range(take):
+        kept[j + i] = talon[start + i]
+    return kept
+
+
 @numba.njit(cache=True)
 def _play(order, elder_take, younger_take, weights, sets_from, elder_max, younger_max, minimum,
           blanche_points, repique_points, out):
@@ -79,32 +97,12 @@ def _play(order, elder_take, younger_take, weights, sets_from, elder_max, younge
             quatorze = 1
     ke = min(max(elder_take, minimum), elder_max)
     drop = discard_of(elder, ke, weights[0], weights[1], weights[2], sets_from)
-    kept = np.empty(HAND, dtype=np.int64)
-    j = 0
-    for c in elder:
-        hit = False
-        for d in drop:
-            hit = hit or c == d
-        if not hit:
-            kept[j] = c
-            j += 1
-    for i in range(ke):
-        kept[j + i] = talon[i]
+    kept = _exchanged(elder, drop, talon, 0, ke)
     room = min(TALON - ke, younger_max)
     ky = room if younger_take == 0 else min(younger_take, room)
     ky = max(ky, min(minimum, room))
     drop = discard_of(younger, ky, weights[3], weights[4], weights[5], sets_from)
-    ykept = np.empty(HAND, dtype=np.int64)
-    j = 0
-    for c in younger:
-        hit = False
-        for d in drop:
-            hit = hit or c == d
-        if not hit:
-            ykept[j] = c
-            j += 1
-    for i in range(ky):
-        ykept[j + i] = talon[ke + i]
+    ykept = _exchanged(younger, drop, talon, ke, ky)
     em2 = masks_of(kept)
     ym2 = masks_of(ykept)
     ep, yp, er, yr, pe, se = contest(em2, ym2, eb, yb and not eb, sets_from, blanche_points,
