@@ -23,12 +23,14 @@ import pandas as pd  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.stats import Z95  # noqa: E402
 
 # Deterministic files: SVG element ids from a fixed salt, and no creation date in any format.
 matplotlib.rcParams["svg.hashsalt"] = "houseedge"
 matplotlib.rcParams["svg.fonttype"] = "path"  # the page looks the same without the fonts
+PAD_INCHES = 0.12  # the margin around the tight area of a saved chart
 METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None},
             "pdf": {"CreationDate": None, "Creator": None, "Producer": None}}
 
@@ -381,6 +383,7 @@ def add_footer(fig: Figure, text: str) -> None:
     """A small grey line under everything else on the figure (placed when it is saved, by
     :func:`figure_bytes`)."""
     fig._houseedge_footer = text  # type: ignore[attr-defined]
+    fig._houseedge_area = None  # type: ignore[attr-defined]  # the saved area takes it in
 
 
 def _place_footer(fig: Figure) -> None:
@@ -401,13 +404,30 @@ def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | No
     """The figure as PNG or SVG bytes, the same bytes for the same figure (no dates)."""
     if footer:
         add_footer(fig, footer)
-    _place_footer(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.12,
+    fig.savefig(buffer, format=fmt, dpi=dpi, bbox_inches=_settled_area(fig),
                 metadata=METADATA.get(fmt))
     if close:
         plt.close(fig)
     return buffer.getvalue()
+
+
+def _settled_area(fig: Figure) -> Bbox:
+    """Lay the figure out once and keep it so: the area to save, in inches.
+
+    ``savefig(bbox_inches="tight")`` lays a figure out and draws it twice for every file; a
+    chart saved as PNG and as SVG was laid out twice and drawn four times. Here the layout
+    runs once, the figure then keeps its positions (no layout engine) and every save draws it
+    once, into the same tight area.
+    """
+    area = getattr(fig, "_houseedge_area", None)
+    if area is None:
+        _place_footer(fig)
+        fig.draw_without_rendering()  # the layout engine runs here, once
+        fig.set_layout_engine(None)
+        area = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)
+        fig._houseedge_area = area  # type: ignore[attr-defined]
+    return area
 
 
 def save(fig: Figure, path: Path, dpi: int = 110, footer: str | None = None) -> None:
