@@ -95,6 +95,21 @@ def test_a_tiny_box_against_every_subset():
                      _as_dict(values, counts / len(subsets)))
 
 
+@pytest.mark.parametrize("replace", [False, True])
+def test_a_capped_total_counts_every_larger_total_at_the_cap(replace):
+    pool = Pool(1.0, np.array([5.0, 2.0, 1.0, 0.0]), np.array([1, 2, 3, 6]) / 12,
+                np.array([1, 2, 3, 6]))
+    for k in range(1, 7):
+        values, probs = total_distribution(pool, k, replace=replace)
+        for cap in (0.0, 1.0, 2.5, 3.0, 7.0, 100.0):
+            top = min(math.ceil(cap), values.max())
+            want: dict[float, float] = {}
+            for v, p in zip(values.tolist(), probs.tolist()):
+                want[min(v, top)] = want.get(min(v, top), 0.0) + p
+            _assert_same(_as_dict(*total_distribution(pool, k, replace=replace, cap=cap)),
+                         want)
+
+
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_independent_tickets_against_every_sequence(k):
     pool = ScratchRules("online-example").pool()

@@ -72,8 +72,9 @@ def any_win_chart(pool: Pool, max_tickets: int = 30, ax: Axes | None = None,
     marks = [n for n in (1, 2, 5, 10, 20) if n <= max_tickets]
     back = []
     for n in marks:
-        values, probs = total_distribution(pool, n)
-        back.append(float(probs[values >= n * pool.price - 1e-9].sum()))
+        cost = n * pool.price
+        values, probs = total_distribution(pool, n, cap=cost)  # only "cost or more" counts
+        back.append(float(probs[values >= cost - 1e-9].sum()))
     ax.plot(marks, np.array(back) * 100, "s--", ms=5, color="C3",
             label="prizes worth at least the k tickets' cost")
     ax.set_xlabel("tickets bought (k)")

@@ -80,42 +80,67 @@ def _sparse(dense: np.ndarray, step: Fraction) -> tuple[np.ndarray, np.ndarray]:
     return keep * float(step), dense[keep]
 
 
-def total_distribution(pool: Pool, k: int, *, replace: bool | None = None
-                       ) -> tuple[np.ndarray, np.ndarray]:
+def total_distribution(pool: Pool, k: int, *, replace: bool | None = None,
+                       cap: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The distribution of the total prize of ``k`` tickets: (values, probabilities).
 
     Independent draws (convolution) for an online pool, draws without replacement
-    (multivariate hypergeometric) for a printed one; ``replace`` forces either.
+    (multivariate hypergeometric) for a printed one; ``replace`` forces either. With ``cap``,
+    every total at or above it is counted at ``cap`` ("cap or more"): enough for the chance
+    of reaching an amount, and far less work than the whole range for a game whose top prize
+    is thousands of times its price.
     """
     if k < 0:
         raise ValueError(f"k: expected a whole number >= 0, got {k}")
     if replace is None:
         replace = not pool.printed
     step, units, _ = money_grid(pool)
+    top = int(units.max()) * k
+    if cap is not None:
+        top = min(top, max(int(math.ceil(Fraction(cap).limit_denominator(10**6) / step)), 0))
     if replace:
-        return _sparse(_convolve_iid(units, pool.probs, k), step)
+        return _sparse(_convolve_iid(units, pool.probs, k, top), step)
     if pool.counts is None:
         raise ValueError("drawing without replacement needs a printed pool (counts)")
     if k > pool.tickets:
         raise ValueError(f"k: {k} tickets asked of a pool of {pool.tickets}")
-    return _sparse(_hypergeometric_total(units, pool.counts, k), step)
+    return _sparse(_hypergeometric_total(units, pool.counts, k, top), step)
 
 
-def _convolve_iid(units: np.ndarray, probs: np.ndarray, k: int) -> np.ndarray:
-    dist = np.ones(1)
+def _shift_add(out: np.ndarray, row: np.ndarray, shift: int, q: float) -> None:
+    """``out[v + shift] += q * row[v]``, totals at or past the last bin counted there (the
+    cap; without one the last bin is the largest total possible)."""
+    top = len(out) - 1
+    if shift >= top:
+        out[top] += q * row.sum()
+        return
+    fit = min(len(row), top - shift)  # the entries that land below the last bin
+    out[shift:shift + fit] += q * row[:fit]
+    if fit < len(row):
+        out[top] += q * row[fit:].sum()
+
+
+def _convolve_iid(units: np.ndarray, probs: np.ndarray, k: int, top: int | None = None
+                  ) -> np.ndarray:
+    if top is None:  # no cap: room for the largest total
+        top = int(units.max()) * k
+    dist = np.zeros(top + 1)
+    dist[0] = 1.0
     live = [(int(u), float(q)) for u, q in zip(units, probs) if q > 0]
+    reach = 0  # the largest total with mass so far: the rest of ``dist`` is zero
     for _ in range(k):
-        top = len(dist) - 1 + max(u for u, _ in live)
         nxt = np.zeros(top + 1)
         for u, q in live:  # a shifted add per tier: exact sums, no FFT noise in the tails
-            nxt[u:u + len(dist)] += q * dist
+            _shift_add(nxt, dist[:reach + 1], u, q)
+        reach = min(reach + max(u for u, _ in live), top)
         dist = nxt
     return dist
 
 
-def _hypergeometric_total(units: np.ndarray, counts: np.ndarray, k: int) -> np.ndarray:
-    # state[r, v]: probability that the tiers seen so far took k - r tickets worth v units.
-    top = int(units.max()) * k
+def _hypergeometric_total(units: np.ndarray, counts: np.ndarray, k: int, top: int
+                          ) -> np.ndarray:
+    # state[r, v]: probability that the tiers seen so far took k - r tickets worth v units
+    # (v = top: that much or more).
     state = np.zeros((k + 1, top + 1))
     state[k, 0] = 1.0
     rest = int(counts.sum())
@@ -130,10 +155,8 @@ def _hypergeometric_total(units: np.ndarray, counts: np.ndarray, k: int) -> np.n
             cs = np.arange(0, min(size, r) + 1)
             pmf = hypergeom.pmf(cs, rest, size, r) if rest else np.ones(1)
             for c, q in zip(cs.tolist(), pmf.tolist()):
-                if q == 0.0:
-                    continue
-                shift = c * worth
-                nxt[r - c, shift:] += q * row[:top + 1 - shift]
+                if q != 0.0:
+                    _shift_add(nxt[r - c], row, c * worth, q)
         state = nxt
         rest -= size
     return state[0]
