@@ -199,3 +199,14 @@ def test_a_plain_python_banker_reading_the_amount_is_tabulated_by_level():
     reference = np.array([session.play(np.random.default_rng(0)).kernel_row()
                           for _ in range(200)])
     np.testing.assert_allclose(kernel[:, 0], reference[:, 0], atol=1e-9)
+
+
+def test_the_banker_chart_shows_a_block_of_rows_per_stake_level():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sim.games.pontoon.charts import banker_chart
+
+    fig = banker_chart(by_level(STAKE))
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert len(labels) == 14 and labels[0] == "staked 1, x1" and labels[7] == "staked 4, x1"
