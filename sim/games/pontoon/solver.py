@@ -13,7 +13,15 @@ hand, which is exact against a banker who ignores the signal.
 **The banker against a punter table.** The punters' money on each score jointly with the
 signal the banker finally reads (:func:`~sim.games.pontoon.exact_deal.signal_weights`) makes
 his expected result linear in his final distribution signal by signal, so backward induction
-over his own cards, signal by signal, gives his exact best policy.
+over his own cards, signal by signal, gives his exact best policy. Under the rules'
+``banker_reads = "stake"`` the signal carries the level of the hand's initial stake, so a
+punter who stakes by first card is answered level by level.
+
+**The punter against a banker reading stake levels** may stake only the amounts the banker's
+table tells apart, and a punter table plays alike at every stake: the play is solved at each
+level, each first card then takes the level its deals are worth most at, and the best of
+these tables is kept (exact values throughout; the best table that plays alike at every
+stake, not a play that changes with the stake).
 
 **Iterating** the two shows how far each side can push.
 """
