@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sim.games.pontoon import BankerTable, GivenCards, PlayerTable, PontoonRules, Session
-from sim.games.pontoon.exact_deal import deal_exact, signal_weights
+from sim.games.pontoon.exact_deal import deal_exact, full_signal_weights, signal_weights
 from sim.games.pontoon.exact_infinite import infinite_value
 from sim.games.pontoon.hand import (
     N_KEYS,
@@ -140,6 +140,15 @@ def test_exact_agrees_with_the_kernel_under_the_stake_reading(rules):
                             kernel_state(np.random.SeedSequence(11)))
     z = z_score(stats.edge_per_initial_bet, exact.edge_per_initial_bet, stats.stderr)
     assert abs(z) < 4, z
+
+
+def test_heads_up_signal_weights_by_level_equal_one_walk_over_every_level():
+    stake = dataclasses.replace(INFINITE, banker_reads="stake")
+    punter = PlayerTable.threshold(INFINITE, 16, 18, split="A8",
+                                   stakes=(1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 2, 2, 2))
+    by_levels = signal_weights(stake, punter)
+    assert by_levels.shape == (4 * N_KEYS, 24)
+    np.testing.assert_allclose(by_levels, full_signal_weights(stake, punter), atol=1e-13)
 
 
 def test_the_best_banker_exploits_a_stake_by_first_card_only_when_he_reads_it():

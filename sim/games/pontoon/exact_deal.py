@@ -35,7 +35,9 @@ from sim.games.base import ExactValue
 from sim.games.pontoon import independent
 from sim.games.pontoon.composition import P_INFINITE, draw_p, pack_counts, put_back, take
 from sim.games.pontoon.hand import (
+    N_KEYS,
     N_SCORES,
+    NO_LIVE_HAND,
     RI_TIES_TO_BANKER,
     is_pontoon_pair,
     rule_vectors,
@@ -243,14 +245,39 @@ def signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
     pontoon; the banker's best response maximises it key by key."""
     if not rules.infinite_deck:
         raise ValueError("infinite_deck: the signal weights are computed in the infinite deck")
-    # The signal must be kept apart in the caches: a banker table that reads it (its draws do
-    # not matter here, only the signal does), at every stake level the punters' table uses.
     levels = reader_levels(rules, player)
-    reader = BankerTable(np.tile(BankerTable.stand_on(17).draw, (max(1, len(levels)), 1, 1, 1)),
-                         keyed=True, stake_levels=levels)
+    if levels and rules.players == 1:
+        # Heads-up, the level is the first card's: level l's block is the walk's money where
+        # only the first cards staked at l carry any (the others' deals add nothing to it),
+        # read by a one-level banker. Thirteen narrow walks, not one thirteen times as wide.
+        blocks = []
+        for amount in levels:
+            args = list(_inputs(rules, player, _signal_reader(()), 10**9, mode=1))
+            args[4] = np.where(args[4] == amount, args[4], 0.0)
+            acc, _ = walk_deal(*args)
+            blocks.append(acc[N_KEYS:].reshape(N_KEYS, N_SCORES))
+        weights = np.concatenate(blocks)
+        # "No live hand" is one key at every level (the money of bust hands and pontoons).
+        weights[NO_LIVE_HAND] = weights[NO_LIVE_HAND::N_KEYS].sum(axis=0)
+        weights[NO_LIVE_HAND + N_KEYS::N_KEYS] = 0.0
+        return weights
+    return full_signal_weights(rules, player)
+
+
+def full_signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
+    """:func:`signal_weights` by one walk over every key of every level (what several punters
+    need: the main hand is then the one with the most money across the seats)."""
+    reader = _signal_reader(reader_levels(rules, player))
     args = _inputs(rules, player, reader, 10**9, mode=1)
     acc, _ = walk_deal(*args)
     return acc[reader.n_keys:].reshape(reader.n_keys, N_SCORES)
+
+
+def _signal_reader(levels: tuple[float, ...]) -> BankerTable:
+    """A banker table reading the signal at every level (its draws do not matter here, only
+    the signal does, which must be kept apart in the walk's caches)."""
+    draw = np.tile(BankerTable.stand_on(17).draw, (max(1, len(levels)), 1, 1, 1))
+    return BankerTable(draw, keyed=True, stake_levels=levels)
 
 
 def reader_levels(rules: PontoonRules, player: PlayerTable) -> tuple[float, ...]:
