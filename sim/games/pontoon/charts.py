@@ -86,10 +86,12 @@ def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None
 def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
                  title: str = "banker's play") -> Figure:
     """The smallest hard total the banker stands on holding ``n`` cards, by the stake
-    multiple and the visible lower bound of the hand with the most money."""
+    multiple and the visible lower bound of the hand with the most money (and by the amount
+    of its initial stake, for a table that reads it: a block of rows per amount)."""
     fig, ax = _axes(ax, (7.5, 4.2))
-    chart = banker.chart(n)
-    values = chart.drop(columns="stake x").to_numpy(dtype=float)
+    charts = [banker.chart(n, level) for level in range(banker.levels)]
+    chart = charts[0]
+    values = np.vstack([c.drop(columns="stake x").to_numpy(dtype=float) for c in charts])
     image = ax.imshow(values, cmap="viridis", aspect="auto", vmin=12, vmax=22)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
@@ -97,7 +99,14 @@ def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
             ax.text(j, i, "never" if v >= 22 else str(v), ha="center", va="center",
                     fontsize=8, color="white" if v < 18 else "black")
     ax.set_xticks(range(values.shape[1]), list(chart.columns[1:]), rotation=30, ha="right")
-    ax.set_yticks(range(MAX_MULTIPLE), [f"stake x{m}" for m in range(1, MAX_MULTIPLE + 1)])
+    if banker.levels > 1:
+        labels = [f"staked {amount:g}, x{m}" for amount in banker.stake_levels
+                  for m in range(1, MAX_MULTIPLE + 1)]
+        for level in range(1, banker.levels):
+            ax.axhline(level * MAX_MULTIPLE - 0.5, color="white", lw=2)
+    else:
+        labels = [f"stake x{m}" for m in range(1, MAX_MULTIPLE + 1)]
+    ax.set_yticks(range(len(labels)), labels, fontsize=8 if banker.levels > 2 else None)
     ax.set_title(f"{title}: stands from (hard, {n} cards)", fontsize="medium")
     fig.colorbar(image, ax=ax, shrink=0.8)
     return fig

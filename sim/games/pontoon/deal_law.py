@@ -67,7 +67,7 @@ def deal_law(rules: PontoonRules, player: PlayerTable, banker: BankerTable
 
     if rules.players != 1 or not rules.infinite_deck:
         return None
-    act, split, burn, stakes, btab, keyed, rule_i, rule_f = _kernel_args(rules, player, banker)
+    act, split, burn, stakes, _, btab, keyed, rule_i, rule_f = _kernel_args(rules, player, banker)
     if keyed:
         return None
     probs = rules.rank_probabilities()

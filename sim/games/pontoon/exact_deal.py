@@ -37,10 +37,12 @@ from sim.games.pontoon.composition import P_INFINITE, draw_p, pack_counts, put_b
 from sim.games.pontoon.hand import (
     N_KEYS,
     N_SCORES,
+    NO_LIVE_HAND,
     RI_TIES_TO_BANKER,
     is_pontoon_pair,
     rule_vectors,
     settle_banker_pontoon,
+    stake_levels,
 )
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
@@ -156,7 +158,8 @@ def _inputs(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
         full[9], full[10:] = full[9:].sum(), 0
         probs[9], probs[10:] = probs[9:].sum(), 0.0
     return (full, probs, player.actions.ravel(), np.array(player.split, dtype=np.bool_),
-            np.array(player.stakes), banker.draw.ravel(), rule_i, rule_f, params)
+            np.array(player.stakes), banker.offsets(rules, player.stakes), banker.draw.ravel(),
+            rule_i, rule_f, params)
 
 
 @lru_cache(maxsize=256)
@@ -164,7 +167,7 @@ def _cached(rules: PontoonRules, player_digest: str, banker_digest: str, budget:
             stock: tuple[int, ...] | None, player: PlayerTable,
             banker: BankerTable) -> DealExact | None:
     args = _inputs(rules, player, banker, budget, stock=stock)
-    full, probs, _, _, stakes, _, rule_i, rule_f, params = args
+    full, probs, _, _, stakes, _, _, rule_i, rule_f, params = args
     one_by_one = independent.applies(rules, player, banker, int(full.sum()))
     if one_by_one:
         acc, states = independent.seat_row(args, rules.players)
@@ -235,19 +238,54 @@ def first_deal_value(rules: PontoonRules, player: PlayerTable, banker: BankerTab
 
 def signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
     """In the infinite deck, the expected money on the punters' hands by score, jointly with
-    the signal the banker finally reads: an array (N_KEYS, N_SCORES). The punters' expected
-    net against a banker with distribution ``B[key]`` per signal (his pontoon excluded) is
-    ``sum(W[key, s] * settle(s, b) * B[key, b])`` plus the part where he has a pontoon; the
-    banker's best response maximises it key by key."""
+    the signal the banker finally reads: an array (keys, N_SCORES), N_KEYS keys, or under
+    ``banker_reads = "stake"`` N_KEYS per level of :func:`reader_levels`. The punters'
+    expected net against a banker with distribution ``B[key]`` per signal (his pontoon
+    excluded) is ``sum(W[key, s] * settle(s, b) * B[key, b])`` plus the part where he has a
+    pontoon; the banker's best response maximises it key by key."""
     if not rules.infinite_deck:
         raise ValueError("infinite_deck: the signal weights are computed in the infinite deck")
-    # The signal must be kept apart in the caches: a banker table that reads it (its draws do
-    # not matter here, only the signal does).
-    reader = BankerTable(BankerTable.stand_on(17).draw, keyed=True)
+    levels = reader_levels(rules, player)
+    if levels and rules.players == 1:
+        # Heads-up, the level is the first card's: level l's block is the walk's money where
+        # only the first cards staked at l carry any (the others' deals add nothing to it),
+        # read by a one-level banker. Thirteen narrow walks, not one thirteen times as wide.
+        blocks = []
+        for amount in levels:
+            args = list(_inputs(rules, player, _signal_reader(()), 10**9, mode=1))
+            args[4] = np.where(args[4] == amount, args[4], 0.0)
+            acc, _ = walk_deal(*args)
+            blocks.append(acc[N_KEYS:].reshape(N_KEYS, N_SCORES))
+        weights = np.concatenate(blocks)
+        # "No live hand" is one key at every level (the money of bust hands and pontoons).
+        weights[NO_LIVE_HAND] = weights[NO_LIVE_HAND::N_KEYS].sum(axis=0)
+        weights[NO_LIVE_HAND + N_KEYS::N_KEYS] = 0.0
+        return weights
+    return full_signal_weights(rules, player)
+
+
+def full_signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
+    """:func:`signal_weights` by one walk over every key of every level (what several punters
+    need: the main hand is then the one with the most money across the seats)."""
+    reader = _signal_reader(reader_levels(rules, player))
     args = _inputs(rules, player, reader, 10**9, mode=1)
     acc, _ = walk_deal(*args)
-    return acc[N_KEYS:].reshape(N_KEYS, N_SCORES)
+    return acc[reader.n_keys:].reshape(reader.n_keys, N_SCORES)
+
+
+def _signal_reader(levels: tuple[float, ...]) -> BankerTable:
+    """A banker table reading the signal at every level (its draws do not matter here, only
+    the signal does, which must be kept apart in the walk's caches)."""
+    draw = np.tile(BankerTable.stand_on(17).draw, (max(1, len(levels)), 1, 1, 1))
+    return BankerTable(draw, keyed=True, stake_levels=levels)
+
+
+def reader_levels(rules: PontoonRules, player: PlayerTable) -> tuple[float, ...]:
+    """The stake levels a banker can read against ``player``: none under the "multiple"
+    reading or where the punters stake one amount on every first card."""
+    levels = stake_levels(player.stakes)
+    return levels if rules.banker_reads == "stake" and len(levels) > 1 else ()
 
 
 __all__ = ["EVENTS", "DealExact", "clear_caches", "deal_exact", "first_deal_value",
-           "signal_weights", "tens_alike"]
+           "reader_levels", "signal_weights", "tens_alike"]

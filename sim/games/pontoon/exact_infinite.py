@@ -17,7 +17,7 @@ import pandas as pd
 from sim.games.base import ExactValue
 from sim.games.pontoon.banker_odds import banker_distribution, banker_structure
 from sim.games.pontoon.exact_deal import DealExact, deal_exact
-from sim.games.pontoon.hand import N_KEYS, N_SCORES, NO_LIVE_HAND
+from sim.games.pontoon.hand import N_SCORES, NO_LIVE_HAND
 from sim.games.pontoon.rules import VALUES, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 
@@ -50,13 +50,13 @@ def value_law(rules: PontoonRules) -> np.ndarray:
 
 def banker_by_key(rules: PontoonRules, banker: BankerTable) -> np.ndarray:
     """The banker's final score distribution for each signal he may read, times the chance
-    that he has no pontoon: an array (N_KEYS, N_SCORES). Keys he stands on alike share one
-    computation."""
+    that he has no pontoon: an array (keys of his table, N_SCORES): N_KEYS, or N_KEYS per
+    stake level where he reads them. Keys he stands on alike share one computation."""
     law = value_law(rules)
     five_rule = rules.banker_five_card_trick
-    out = np.zeros((N_KEYS, N_SCORES))
+    out = np.zeros((banker.n_keys, N_SCORES))
     done: dict[bytes, np.ndarray] = {}
-    for key in range(N_KEYS):
+    for key in range(banker.n_keys):
         if not banker.keyed and key not in (0, NO_LIVE_HAND):
             out[key] = out[0]
             continue

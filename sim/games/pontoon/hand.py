@@ -44,12 +44,21 @@ N_LB = 23
 NO_LIVE_HAND = MAX_MULTIPLE * N_LB  # key when no hand is left for the banker to play against
 N_KEYS = NO_LIVE_HAND + 1
 V_CAP = 22  # the visible sum is capped: anything at or above 22 means the same
+# Under the rules' ``banker_reads = "stake"`` the signal also carries the level of the hand's
+# initial stake: its index among the distinct stakes of the punters' table, sorted (at most
+# one per first card). Level l's keys are ``l * N_KEYS + key``: level 0 is the one-level
+# layout above, bit for bit, so a table that reads no level is a one-level table, and the
+# slot ``l * N_KEYS + NO_LIVE_HAND`` of a higher level is never read ("no live hand" has no
+# stake).
+MAX_STAKE_LEVELS = 13
 
 # ------------------------------------------------------------------ table shapes
 # Player: (buy pattern, twisted, cards 2..4, visible sum 0..22, soft, total 0..21).
 PLAYER_SHAPE = (N_BUY_PATTERNS, 2, MAX_CARDS - 2, V_CAP + 1, 2, 22)
-# Banker: (signal key, cards 2..4, soft, total 0..21); True: draw.
+# Banker: (signal key, cards 2..4, soft, total 0..21); True: draw. A table reading stake
+# levels has ``levels * N_KEYS`` keys.
 BANKER_SHAPE = (N_KEYS, MAX_CARDS - 2, 2, 22)
+BANKER_KEY_SIZE = (MAX_CARDS - 2) * 2 * 22  # entries of one key in a flat banker table
 STICK, TWIST, BUY1, BUY2 = 0, 1, 2, 3
 ACTION_NAMES = {STICK: "stick", TWIST: "twist", BUY1: "buy 1x", BUY2: "buy 2x"}
 
@@ -165,8 +174,52 @@ def hand_key(multiple: int, visible: int, n: int, stick_min: int) -> int:
 
 
 def key_parts(key: int) -> tuple[int, int]:
-    """(stake multiple, visible lower bound or 22 for five cards) of a signal key."""
+    """(stake multiple, visible lower bound or 22 for five cards) of a signal key (of any
+    stake level)."""
+    key %= N_KEYS
     return key // N_LB + 1, key % N_LB
+
+
+def key_level(key: int) -> int:
+    """The stake level of a signal key (0 under the "multiple" reading)."""
+    return key // N_KEYS
+
+
+@numba.njit(cache=True)
+def key_multiple(key: int) -> int:
+    """The stake multiple of a live hand's signal key, at any stake level."""
+    return (key % N_KEYS) // N_LB + 1
+
+
+@numba.njit(cache=True)
+def level_key(level: int, key: int) -> int:
+    """A one-level signal key at a stake level ("no live hand" has none)."""
+    if key == NO_LIVE_HAND:
+        return key
+    return level * N_KEYS + key
+
+
+def stake_levels(stakes: tuple[float, ...]) -> tuple[float, ...]:
+    """The stake levels a banker reading stakes tells apart: the distinct stakes, sorted."""
+    return tuple(sorted({float(s) for s in stakes}))
+
+
+def level_offsets(stakes: tuple[float, ...], levels: tuple[float, ...]) -> np.ndarray:
+    """Per first card, what its stake's level adds to a signal key (zeros without levels):
+    the one array by which the kernel and the exact walk read the level.
+
+    Raises:
+        ValueError: a stake is not one of ``levels``.
+    """
+    offsets = np.zeros(13, dtype=np.int64)
+    if not levels:
+        return offsets
+    for rank, stake in enumerate(stakes):
+        if float(stake) not in levels:
+            raise ValueError(f"stakes: the banker's table tells apart the stakes "
+                             f"{', '.join(f'{x:g}' for x in levels)}, not {stake:g}")
+        offsets[rank] = levels.index(float(stake)) * N_KEYS
+    return offsets
 
 
 # ----------------------------------------------------------------- indices

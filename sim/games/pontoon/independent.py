@@ -310,8 +310,10 @@ def value_seat(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
 
 def seat_row(args: tuple, players: int) -> tuple[np.ndarray, int]:
     """The walk's top row (:func:`sim.games.pontoon.walk.walk_deal`) for ``players`` alike
-    seats, from one seat's value; the banker's distribution is left at zero."""
-    row, states = value_seat(*args)
+    seats, from one seat's value; the banker's distribution is left at zero. ``args`` are
+    the walk's; the stake levels' offsets are left out (a banker who reads no hand reads no
+    stake either)."""
+    row, states = value_seat(*args[:5], *args[6:])
     out = np.zeros(row_width(players, 0))
     seat_net, seat_staked = row[N_SCORES], row[N_SCORES + 1]
     out[N_SCORES:N_SCORES + players] = seat_net

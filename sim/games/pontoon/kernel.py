@@ -154,8 +154,8 @@ def _to_bottom(pack, n, head, stock, card):
 
 
 @numba.njit(_nrt=False, forceinline=True)
-def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands,
-               aside, bcards, gather, infinite, s0, s1, s2, s3):
+def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i, rule_f,
+               cards, hands, aside, bcards, gather, infinite, s0, s1, s2, s3):
     """Play one heads-up deal. Returns the generator state and the deal's results (net,
     initial stake, wagered, hands, busts, five card tricks, pontoons, splits, buys, burns,
     banker pontoon, banker bust, banker five card trick, a pontoon, an unsplit pontoon), as
@@ -309,7 +309,8 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
         hands[i, H_STATUS] = status
         i += 1
 
-    # The banker plays against the live hand with the most money (the first of equals).
+    # The banker plays against the live hand with the most money (the first of equals); where
+    # he reads stake levels, his key also carries the level of the seat's initial stake.
     key = NO_LIVE_HAND
     best = 0
     for j in range(n_hands):
@@ -317,7 +318,8 @@ def _play_deal(pack, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, 
             m = 1 + BUY_SUM[hands[j, H_BUYS]]
             if m > best:
                 best = m
-                key = hand_key(m, hands[j, H_V], hands[j, H_N], rule_i[RI_STICK_MIN])
+                key = offsets[p1] + hand_key(m, hands[j, H_V], hands[j, H_N],
+                                             rule_i[RI_STICK_MIN])
     bhard = _value(b1) + _value(b2)
     bace = b1 == 0 or b2 == 0
     while key != NO_LIVE_HAND and bhard <= 21 and bn < MAX_CARDS and (
@@ -434,8 +436,8 @@ def _same_stock(pack, head, saved):
 
 
 @numba.njit(cache=True)
-def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, btab, keyed, rule_i,
-              rule_f, record, infinite, session, first):
+def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, btab, keyed,
+              rule_i, rule_f, record, infinite, session, first):
     """Play ``n_deals`` deals in a row; with ``orders`` (one row per shuffle; in infinite-deck
     mode one row per deal) the cards are given instead of drawn. With ``session`` > 0 the
     deals come in sessions of that many, each from a fresh shuffle with the bank at person
@@ -521,8 +523,8 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, btab, keyed,
         c_locked += deal_locked
         (s0, s1, s2, s3, net, initial, wagered, n_hands, busts, fives, pontoons, splits, buys,
          burns, banker_pontoon, banker_bust, banker_five, pontoon, unsplit) = _play_deal(
-            work, ps, act, split, burn, stakes, btab, keyed, rule_i, rule_f, cards, hands,
-            aside, bcards, gather, infinite, s0, s1, s2, s3)
+            work, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i, rule_f, cards,
+            hands, aside, bcards, gather, infinite, s0, s1, s2, s3)
         # Statistics in locals (kept in registers), written out once at the end.
         if net > 0.0:
             wins += 1
@@ -584,8 +586,8 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, btab, keyed,
 def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> tuple:
     rule_i, rule_f = rule_vectors(rules)
     return (player.actions.ravel(), np.array(player.split, dtype=np.bool_), player.burn,
-            np.array(player.stakes), banker.under(rules).draw.ravel(), banker.keyed, rule_i,
-            rule_f)
+            np.array(player.stakes), banker.offsets(rules, player.stakes),
+            banker.under(rules).draw.ravel(), banker.keyed, rule_i, rule_f)
 
 
 def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,

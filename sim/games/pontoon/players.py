@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.games.pontoon.hand import BUY1, BUY_PATTERNS, STICK, TWIST, player_index
+from sim.games.pontoon.hand import (
+    BUY1,
+    BUY_PATTERNS,
+    NO_LIVE_HAND,
+    STICK,
+    TWIST,
+    level_key,
+    player_index,
+)
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.tabulate import tabulate
@@ -62,6 +70,9 @@ class TableBanker(_TableStrategy):
     def decide(self, view: BankerView, rng: object) -> Move:
         table = self.banker_table(view.rules)
         key = view.signal() if table.keyed else 0
+        if table.levels > 1 and key != NO_LIVE_HAND:  # the level of the main hand's stake
+            table.offsets(view.rules, ())  # (the rules must let him)
+            key = level_key(table.level_of(view.main_stake()), key)
         draw = table.draw[key, view.n_cards - 2, int(view.soft), view.total]
         return Move.TWIST if draw else Move.STICK
 

@@ -9,6 +9,9 @@ Decisions of this module that the rules page leaves open, each fixed here once:
   ``soft_21_draws`` takes the other reading for punters: a soft 21 in three or four cards
   (the ace counted as one gives 11) may still twist or buy, towards a five card trick (the
   banker stands on any 21 in both readings);
+* the banker "sees the stakes": by default (``banker_reads = "multiple"``) his tables read a
+  hand's stake as a multiple of its initial stake; ``"stake"`` takes the other reading, the
+  amount of the initial stake too, as its level among the punters' distinct stakes;
 * a hard 13 is two cards without an ace totalling 13; burning it (where allowed) throws both
   cards in face up and deals two new cards face down, once a deal, on the original hand only;
 * busted and burnt cards are set aside face up, each bust hand or burnt pair a pile of its own;
@@ -43,6 +46,7 @@ from sim.validation import check_fields
 SPLIT_RULES = ("any", "aces", "none")
 RESHUFFLE_RULES = ("pontoon", "every-deal")
 GATHERING_RULES = ("varied", "fixed")
+BANKER_READS = ("multiple", "stake")
 FULL_RANKS = RANK_SYMBOLS  # "A23456789TJQK"
 MAX_PLAYERS = 7
 MAX_HANDS = 4  # splits: at most four hands from one seat
@@ -106,6 +110,9 @@ class PontoonRules:
         gathering: the order in which the used hands go under the pack when it is not
             shuffled: ``"varied"`` (a random order of the piles each deal) or ``"fixed"``
             (set-aside piles, punters' hands, the banker's, every deal).
+        banker_reads: what the banker's tables read of a hand's stake: ``"multiple"`` (of
+            its initial stake, buys included) or ``"stake"`` (the multiple and the amount of
+            the initial stake, so a stake placed by first card tells him about that card).
     """
 
     packs: int = 1
@@ -135,6 +142,7 @@ class PontoonRules:
     bank_passes: bool = True
     gathering: str = "varied"
     soft_21_draws: bool = False
+    banker_reads: str = "multiple"
 
     def __post_init__(self) -> None:
         booleans = ("infinite_deck", "banker_wins_ties", "banker_five_card_trick",
@@ -177,6 +185,8 @@ class PontoonRules:
              " or ".join(repr(r) for r in RESHUFFLE_RULES)),
             ("gathering", self.gathering in GATHERING_RULES,
              " or ".join(repr(r) for r in GATHERING_RULES)),
+            ("banker_reads", self.banker_reads in BANKER_READS,
+             " or ".join(repr(r) for r in BANKER_READS)),
         ]
         check_fields(self, checks)
         if not self.infinite_deck and self.n_cards < 2 * (self.players + 1):

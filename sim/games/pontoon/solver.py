@@ -13,7 +13,15 @@ hand, which is exact against a banker who ignores the signal.
 **The banker against a punter table.** The punters' money on each score jointly with the
 signal the banker finally reads (:func:`~sim.games.pontoon.exact_deal.signal_weights`) makes
 his expected result linear in his final distribution signal by signal, so backward induction
-over his own cards, signal by signal, gives his exact best policy.
+over his own cards, signal by signal, gives his exact best policy. Under the rules'
+``banker_reads = "stake"`` the signal carries the level of the hand's initial stake, so a
+punter who stakes by first card is answered level by level.
+
+**The punter against a banker reading stake levels** may stake only the amounts the banker's
+table tells apart, and a punter table plays alike at every stake: the play is solved at each
+level, each first card then takes the level its deals are worth most at, and the best of
+these tables is kept (exact values throughout; the best table that plays alike at every
+stake, not a play that changes with the stake).
 
 **Iterating** the two shows how far each side can push.
 """
@@ -27,7 +35,7 @@ import numba
 import numpy as np
 
 from sim.games.base import ExactValue
-from sim.games.pontoon.exact_deal import signal_weights
+from sim.games.pontoon.exact_deal import reader_levels, signal_weights
 from sim.games.pontoon.exact_infinite import (
     banker_by_key,
     infinite_exact,
@@ -78,23 +86,24 @@ class BankerResponse:
 
 # ------------------------------------------------------------------ the punter
 @numba.njit(cache=True)
-def _after_card(V, S, hard, ace, n, buys, twisted, v, m, stick_min, soft21):
+def _after_card(V, S, hard, ace, n, buys, twisted, v, m, stick_min, soft21, offset):
     """Value (per unit of initial stake) of a hand just dealt a card (``soft21``: a soft 21
-    may draw on, so it is a state with a choice)."""
+    may draw on, so it is a state with a choice; ``offset``: the stake level's keys)."""
     if hard > 21:
         return m * S[0, BUST]
     total, soft = best_total(hard, ace)
     if n >= 5:
-        return m * S[hand_key(m, v, n, stick_min), FIVE]
+        return m * S[offset + hand_key(m, v, n, stick_min), FIVE]
     if total == 21 and not (soft and soft21):
-        return m * S[hand_key(m, v, n, stick_min), 21]
+        return m * S[offset + hand_key(m, v, n, stick_min), 21]
     return V[buys, twisted, n - 2, min(v, V_CAP), 1 if soft else 0, total]
 
 
 @numba.njit(cache=True)
-def _player_dp(S, law, allowed, rule_i):
+def _player_dp(S, law, allowed, rule_i, offset):
     """Backward induction over table states: (values, best actions). ``S[key, score]``: the
-    value of a finished hand per unit of its money; ``allowed[buys, n]``: the largest buy."""
+    value of a finished hand per unit of its money; ``allowed[buys, n]``: the largest buy;
+    ``offset``: the keys of the stake level the hand is played at (0: one level)."""
     stick_min = rule_i[2]
     soft21 = rule_i[RI_SOFT21_DRAWS] != 0
     V = np.zeros((N_BUY_PATTERNS, 2, 3, V_CAP + 1, 2, 22))
@@ -112,13 +121,13 @@ def _player_dp(S, law, allowed, rule_i):
                             best = -1e300
                             action = TWIST
                             if total >= stick_min:
-                                best = m * S[hand_key(m, v, n, stick_min), total]
+                                best = m * S[offset + hand_key(m, v, n, stick_min), total]
                                 action = STICK
                             value = 0.0
                             for x in range(1, 11):
                                 value += law[x] * _after_card(V, S, hard + x, ace or x == 1,
                                                               n + 1, buys, 1, v + x, m,
-                                                              stick_min, soft21)
+                                                              stick_min, soft21, offset)
                             if value > best:
                                 best, action = value, TWIST
                             limit = 0 if twisted else allowed[buys, n]
@@ -128,7 +137,7 @@ def _player_dp(S, law, allowed, rule_i):
                                 for x in range(1, 11):
                                     value += law[x] * _after_card(V, S, hard + x, ace or x == 1,
                                                                   n + 1, nb, 0, v + 1, m + a,
-                                                                  stick_min, soft21)
+                                                                  stick_min, soft21, offset)
                                 if value > best:
                                     best, action = value, BUY1 + a - 1
                             V[buys, twisted, n - 2, v, soft, total] = best
@@ -187,9 +196,50 @@ def _solve_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
     rules = infinite_rules(rules)
     banker = banker.under(rules)
     S = _hand_values(rules, banker)
+    if banker.levels > 1:
+        return _solve_player_levels(rules, banker, S)
+    table = _play_and_splits(rules, banker, S, 0, 1.0)
+    # The stake on each first card: the most where that card's deals gain, else the least.
+    by_first = infinite_exact(rules, table, banker).first_card_net
+    stakes = tuple(rules.max_stake if net > 1e-12 else rules.min_stake for net in by_first)
+    table = table.with_stakes(stakes)
+    return PlayerResponse(table, infinite_exact(rules, table, banker).value())
+
+
+def _solve_player_levels(rules: PontoonRules, banker: BankerTable, S: np.ndarray
+                         ) -> PlayerResponse:
+    """Against a banker reading stake levels: a punter may stake only the amounts his table
+    tells apart, and a table plays alike at every stake. For each level the play is solved
+    as if every hand were staked at it (splits and burn kept where they gain); then each
+    first card gets the level its deals are worth most at (heads-up, a first card's deals
+    depend on its own stake alone), and the best of these tables is kept. Exact against the
+    banker at each level; across levels, the best table that plays alike at every stake."""
+    best: PlayerResponse | None = None
+    levels = banker.stake_levels
+    for level, amount in enumerate(levels):
+        table = _play_and_splits(rules, banker, S, level * N_KEYS, amount)
+        per_unit = []
+        for other in levels:
+            flat = table.with_stakes((other,) * 13)
+            per_unit.append(np.array(infinite_exact(rules, flat, banker).first_card_net)
+                            / other)
+        stakes = tuple(max(levels, key=lambda x, r=r: (x * per_unit[levels.index(x)][r], -x))
+                       for r in range(13))
+        table = table.with_stakes(stakes)
+        answer = PlayerResponse(table, infinite_exact(rules, table, banker).value())
+        if best is None or answer.value.mean_net > best.value.mean_net + 1e-12:
+            best = answer
+    assert best is not None
+    return best
+
+
+def _play_and_splits(rules: PontoonRules, banker: BankerTable, S: np.ndarray, offset: int,
+                     stake: float) -> PlayerTable:
+    """The best play table against ``banker`` for hands staked ``stake`` (whose signal
+    keys start at ``offset``), with its splits and burn."""
     rule_i, _ = rule_vectors(rules)
-    _, actions = _player_dp(S, value_law(rules), _allowed_buys(rules), rule_i)
-    table = PlayerTable(actions, stakes=(1.0,) * 13)
+    _, actions = _player_dp(S, value_law(rules), _allowed_buys(rules), rule_i, offset)
+    table = PlayerTable(actions, stakes=(stake,) * 13)
     # Splits, pair by pair (ten-cards together), and the burn: kept where the deal gains.
     groups = [[r] for r in range(9)] + [list(TEN_RANKS)]
     for ranks in groups:
@@ -205,11 +255,7 @@ def _solve_player(rules: PontoonRules, banker: BankerTable) -> PlayerResponse:
         trial = dataclasses.replace(table, burn=True)
         if _exact(rules, trial, banker) > _exact(rules, table, banker) + 1e-12:
             table = trial
-    # The stake on each first card: the most where that card's deals gain, else the least.
-    by_first = infinite_exact(rules, table, banker).first_card_net
-    stakes = tuple(rules.max_stake if net > 1e-12 else rules.min_stake for net in by_first)
-    table = table.with_stakes(stakes)
-    return PlayerResponse(table, infinite_exact(rules, table, banker).value())
+    return table
 
 
 # ------------------------------------------------------------------ the banker
@@ -247,23 +293,27 @@ def _banker_dp(U, law, five_rule, hit_soft_17):
 
 
 def best_banker(rules: PontoonRules, player: PlayerTable) -> BankerResponse:
-    """The banker's best table against ``player`` (infinite deck; see the module notes)."""
+    """The banker's best table against ``player`` (infinite deck; see the module notes).
+    Under ``banker_reads = "stake"`` it reads the level of each hand's initial stake too,
+    where the punters stake more than one amount."""
     rules = infinite_rules(rules)
+    levels = reader_levels(rules, player)
     W = signal_weights(rules, player)
     _, rule_f = rule_vectors(rules)
     ties = rules.banker_wins_ties
     pay = np.array([[settle(s, b, ties, rule_f) for b in range(N_SCORES)]
                     for s in range(N_SCORES)])
     law = value_law(rules)
-    draw = BankerTable.stand_on(17).draw.copy()  # where no money ever shows: stand on 17
-    for key in range(N_KEYS):
-        if key == NO_LIVE_HAND or not W[key].any():
+    # Where no money ever shows: stand on 17.
+    draw = np.tile(BankerTable.stand_on(17).draw, (W.shape[0] // N_KEYS, 1, 1, 1))
+    for key in range(W.shape[0]):
+        if key % N_KEYS == NO_LIVE_HAND or not W[key].any():
             continue
         U = -(W[key] @ pay)  # the banker's result by his final score
         draw[key] = _banker_dp(U, law, rules.banker_five_card_trick,
                                rules.banker_hits_soft_17)
-    draw[NO_LIVE_HAND] = 0
-    banker = BankerTable(draw, keyed=True).under(rules)
+    draw[NO_LIVE_HAND::N_KEYS] = 0
+    banker = BankerTable(draw, keyed=True, stake_levels=levels).under(rules)
     return BankerResponse(banker, infinite_exact(rules, player, banker).value())
 
 

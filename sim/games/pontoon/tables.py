@@ -28,6 +28,8 @@ from sim.games.pontoon.hand import (
     BUY_LAST,
     BUY_PATTERNS,
     MAX_MULTIPLE,
+    MAX_STAKE_LEVELS,
+    N_KEYS,
     N_LB,
     NEXT_BUY,
     NO_LIVE_HAND,
@@ -37,6 +39,7 @@ from sim.games.pontoon.hand import (
     V_CAP,
     best_total,
     hand_over,
+    level_offsets,
 )
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 
@@ -249,20 +252,62 @@ class BankerTable:
 
     ``keyed`` is False when the decision ignores what the banker sees of the players (every key
     alike): the exact analysis then needs one banker distribution only.
+
+    ``stake_levels`` (the rules' ``banker_reads = "stake"`` only): the initial stakes the table
+    tells apart, ascending; the table then holds ``N_KEYS`` keys per level (see
+    :mod:`sim.games.pontoon.hand`), and a punter may stake only these amounts against it.
+    Empty (the default): one level, the same decision whatever the amount.
     """
 
     draw: np.ndarray
     keyed: bool = True
+    stake_levels: tuple[float, ...] = ()
     _digest: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "draw", _frozen(self.draw, np.uint8, BANKER_SHAPE, "draw"))
-        object.__setattr__(self, "_digest",
-                           hashlib.sha1(self.draw.tobytes() + bytes([self.keyed])).hexdigest())
+        levels = tuple(float(x) for x in self.stake_levels)
+        if list(levels) != sorted(set(levels)) or len(levels) > MAX_STAKE_LEVELS:
+            raise ValueError(f"stake_levels: expected at most {MAX_STAKE_LEVELS} distinct "
+                             f"stakes in ascending order, got {self.stake_levels}")
+        object.__setattr__(self, "stake_levels", levels)
+        shape = (N_KEYS * self.levels,) + BANKER_SHAPE[1:]
+        object.__setattr__(self, "draw", _frozen(self.draw, np.uint8, shape, "draw"))
+        data = self.draw.tobytes() + bytes([self.keyed])
+        if levels:  # a one-level table keeps the fingerprint it always had
+            data += repr(levels).encode()
+        object.__setattr__(self, "_digest", hashlib.sha1(data).hexdigest())
 
     @property
     def digest(self) -> str:
         return self._digest
+
+    @property
+    def levels(self) -> int:
+        """How many stake levels the table tells apart (1: it reads no amount)."""
+        return max(1, len(self.stake_levels))
+
+    @property
+    def n_keys(self) -> int:
+        """The signal keys the table holds."""
+        return N_KEYS * self.levels
+
+    def offsets(self, rules: PontoonRules, stakes: tuple[float, ...]) -> np.ndarray:
+        """Per first card, what the level of its stake adds to the signal key this table
+        reads (zeros for a one-level table).
+
+        Raises:
+            ValueError: the table reads levels under ``banker_reads = "multiple"``, or a
+                stake is not one of its levels.
+        """
+        if self.levels > 1 and rules.banker_reads != "stake":
+            raise ValueError("banker_reads: a banker table reading stake levels needs the "
+                             "rule banker_reads = 'stake'")
+        return level_offsets(stakes, self.stake_levels if self.levels > 1 else ())
+
+    def level_of(self, stake: float) -> int:
+        """The level of an initial stake in this table (0 for a one-level table)."""
+        return int(level_offsets((stake,), self.stake_levels if self.levels > 1 else ())[0]
+                   // N_KEYS)
 
     def under(self, rules: PontoonRules) -> BankerTable:
         """This policy as the rules let him play it: drawing to a soft 17 where he must."""
@@ -270,7 +315,7 @@ class BankerTable:
             return self
         draw = self.draw.copy()
         draw[:, :, 1, 17] = 1
-        return BankerTable(draw, self.keyed)
+        return BankerTable(draw, self.keyed, self.stake_levels)
 
     @classmethod
     def stand_on(cls, total: int = 17, hit_soft: bool = False) -> BankerTable:
@@ -280,6 +325,17 @@ class BankerTable:
         if hit_soft and total <= 21:
             draw[:, :, 1, total] = 1
         return cls(draw, keyed=False)
+
+    @classmethod
+    def per_level(cls, tables: Sequence[BankerTable],
+                  stake_levels: Sequence[float]) -> BankerTable:
+        """One table per stake level (one-level tables, in the order of ``stake_levels``,
+        ascending): the banker draws by the first against hands staked the smallest amount,
+        and so on (the rules' ``banker_reads = "stake"``)."""
+        if len(tables) != len(stake_levels) or any(t.levels > 1 for t in tables):
+            raise ValueError("tables: expected one one-level table per stake level")
+        return cls(np.concatenate([t.draw for t in tables]), keyed=True,
+                   stake_levels=tuple(stake_levels))
 
     @classmethod
     def adaptive(cls, rules: PontoonRules, stand: int = 17, hit_soft: bool = False,
@@ -302,14 +358,15 @@ class BankerTable:
         draw[NO_LIVE_HAND] = 0
         return cls(draw, keyed=True)
 
-    def chart(self, n: int = 2) -> pd.DataFrame:
+    def chart(self, n: int = 2, level: int = 0) -> pd.DataFrame:
         """Stand totals by the stake multiple and visible lower bound of the main hand, for a
-        banker holding ``n`` cards: the smallest hard total he stands on (22: never)."""
+        banker holding ``n`` cards (at a stake ``level``): the smallest hard total he stands
+        on (22: never)."""
         rows = []
         for m in range(1, MAX_MULTIPLE + 1):
             row: dict[str, object] = {"stake x": m}
             for lb in list(range(15, 22)) + [N_LB - 1]:
-                key = (m - 1) * N_LB + lb
+                key = level * N_KEYS + (m - 1) * N_LB + lb
                 draws = self.draw[key, n - 2, 0]
                 stands = [t for t in range(4, 22) if not draws[t]]
                 row["five" if lb == N_LB - 1 else f"shows {lb}+"] = stands[0] if stands else 22

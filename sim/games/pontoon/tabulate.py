@@ -15,7 +15,10 @@ of an ordinary hand) would play differently from any table: it stays on the refe
 
 A banker's table tells apart his cards, softness and total and the signal of the punters'
 main hand (``view.signal()``); he sees ``total``, ``soft``, ``n_cards``, ``rules`` and
-``signal()``. A banker who never calls ``signal()`` is an unkeyed table.
+``signal()``. A banker who never calls ``signal()`` is an unkeyed table. Under the rules'
+``banker_reads = "stake"`` he may also read the amount of the main hand's initial stake
+(``view.main_stake()``): he is then asked at each stake the punters' table places (its
+levels), and a banker who never reads it is a one-level table.
 
 Why this is faithful: the reference path asks the strategy about the very views enumerated
 (up to fields the strategy is not allowed to read), and the table answers each with the
@@ -43,8 +46,10 @@ from sim.games.pontoon.hand import (
     hard_thirteen,
     is_pontoon_pair,
     key_parts,
+    level_key,
     pair_splittable,
     rule_vectors,
+    stake_levels,
 )
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
@@ -254,16 +259,20 @@ def _banker_hands():
     return seen
 
 
-def build_banker(rules: PontoonRules, strategy: Any) -> BankerTable:
-    """The banker as a :class:`BankerTable` (see the module notes).
+def build_banker(rules: PontoonRules, strategy: Any,
+                 stakes: tuple[float, ...] = ()) -> BankerTable:
+    """The banker as a :class:`BankerTable` (see the module notes); ``stakes``: the punters'
+    initial stakes by first card, whose amounts he may read under ``banker_reads = "stake"``.
 
     Raises:
         NotTabulable: why he cannot be one.
     """
     hands = _banker_hands()
     signalled: list[bool] = []
+    read_stake: list[bool] = []
+    levels = stake_levels(stakes) if rules.banker_reads == "stake" else ()
 
-    def answer(cards: tuple[int, ...], key: int) -> int:
+    def answer(cards: tuple[int, ...], key: int, amount: float = 0.0) -> int:
         total, soft = hand_totals(cards)
         view = BankerView(cards, total, soft, (), (0,) * 13, rules.n_cards, rules)
 
@@ -271,7 +280,14 @@ def build_banker(rules: PontoonRules, strategy: Any) -> BankerTable:
             signalled.append(True)
             return key
 
-        move = ask(strategy, "decide", view, BANKER_FIELDS, overrides={"signal": signal},
+        def main_stake() -> float:
+            read_stake.append(True)
+            return amount
+
+        overrides: dict[str, Any] = {"signal": signal}
+        if levels:
+            overrides["main_stake"] = main_stake
+        move = ask(strategy, "decide", view, BANKER_FIELDS, overrides=overrides,
                    describe=lambda v: f"the bank's {'soft' if soft else 'hard'} {total} in "
                                       f"{len(cards)} cards")
         if move not in (Move.TWIST, Move.STICK):
@@ -281,8 +297,8 @@ def build_banker(rules: PontoonRules, strategy: Any) -> BankerTable:
 
     draw = np.zeros(BANKER_SHAPE, dtype=np.uint8)
     for (n, soft, total), cards in hands.items():
-        draw[:, n - 2, soft, total] = answer(cards, 0)
-    if not signalled:
+        draw[:, n - 2, soft, total] = answer(cards, 0, levels[0] if levels else 0.0)
+    if not signalled and not read_stake:
         return BankerTable(draw, keyed=False)
     for key in range(N_KEYS):
         # He does not draw when no punter's hand is live; a signal's lower bound is never
@@ -290,8 +306,18 @@ def build_banker(rules: PontoonRules, strategy: Any) -> BankerTable:
         if key == NO_LIVE_HAND or key_parts(key)[1] < rules.stick_min:
             continue
         for (n, soft, total), cards in hands.items():
-            draw[key, n - 2, soft, total] = answer(cards, key)
-    return BankerTable(draw, keyed=True)
+            draw[key, n - 2, soft, total] = answer(cards, key, levels[0] if levels else 0.0)
+    if not read_stake or len(levels) < 2:
+        return BankerTable(draw, keyed=True)
+    by_level = np.tile(draw, (len(levels), 1, 1, 1))
+    for level, amount in enumerate(levels[1:], start=1):
+        for key in range(N_KEYS):
+            if key == NO_LIVE_HAND or key_parts(key)[1] < rules.stick_min:
+                continue
+            for (n, soft, total), cards in hands.items():
+                by_level[level_key(level, key), n - 2, soft, total] = answer(cards, key,
+                                                                             amount)
+    return BankerTable(by_level, keyed=True, stake_levels=levels)
 
 
 # ------------------------------------------------------------------------ wiring
@@ -313,7 +339,7 @@ def tabulate(rules: PontoonRules, strategy: Any, player: Any, banker: Any
             raise NotTabulable("the punter plays only in Python under these rules")
         try:
             banker_table = (describe_banker(rules) if describe_banker is not None
-                            else build_banker(rules, banker))
+                            else build_banker(rules, banker, player_table.stakes))
         except NotTabulable as refused:
             raise NotTabulable(f"the banker: {refused.reason}") from None
         return player_table, banker_table

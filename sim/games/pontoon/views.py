@@ -199,6 +199,13 @@ class BankerView:
         return best
 
     def signal(self) -> int:
-        """The key a banker table reads: the main hand's signal (or 'no live hand')."""
+        """The key a one-level banker table reads: the main hand's signal (or 'no live
+        hand')."""
         main = self.main_hand()
         return NO_LIVE_HAND if main is None else main.key(self.rules)
+
+    def main_stake(self) -> float:
+        """The initial stake of the main hand, as an amount (0 when no hand is live): what a
+        banker's table reads beside :meth:`signal` under ``banker_reads = "stake"``."""
+        main = self.main_hand()
+        return 0.0 if main is None else main.initial_stake

@@ -35,12 +35,12 @@ from sim.games.pontoon.composition import (
     take,
 )
 from sim.games.pontoon.hand import (
+    BANKER_KEY_SIZE,
     BUST,
     BUY_COUNT,
     BUY_SUM,
     FIVE,
     N_KEYS,
-    N_LB,
     N_SCORES,
     NEXT_BUY,
     NO_LIVE_HAND,
@@ -58,6 +58,7 @@ from sim.games.pontoon.hand import (
     hand_over,
     hard_thirteen,
     is_pontoon_pair,
+    key_multiple,
     pair_splittable,
     player_index,
     player_score,
@@ -81,10 +82,11 @@ _KEY = types.UniTuple(types.int64, 3)
 _ROW = types.float64[::1]
 
 
-def row_width(players: int, mode: int) -> int:
-    """Entries of a row: mode 0 banker scores, nets, stakes, events, seat 0 by first card."""
+def row_width(players: int, mode: int, n_keys: int = N_KEYS) -> int:
+    """Entries of a row: mode 0 banker scores, nets, stakes, events, seat 0 by first card;
+    mode 1 per signal key (``n_keys`` of them) its chance, then its money by score."""
     if mode == 1:
-        return N_KEYS + N_KEYS * N_SCORES
+        return n_keys + n_keys * N_SCORES
     return N_SCORES + 2 * players + N_EVENTS + 13
 
 
@@ -103,23 +105,24 @@ MAX_FRAMES = 1024
 def _money(key, main_r1, stakes):
     if key == NO_LIVE_HAND:
         return 0.0
-    return stakes[main_r1] * (key // N_LB + 1)
+    return stakes[main_r1] * key_multiple(key)
 
 
 @jit.njit(cache=True)
 def _settle_into(acc, rest, score, money, burnt, buys, seat, r1, players, prob, rule_i, rule_f,
-                 mode):
+                 mode, n_keys=N_KEYS):
     """Add a finished hand (and what is left of the deal after it) to ``acc``. ``rest`` is the
-    banker's row (the deal's last hand) or a cached row of what is left."""
+    banker's row (the deal's last hand) or a cached row of what is left; mode 1 rows hold
+    ``n_keys`` signal keys."""
     if mode == 1:
         if rest.shape[0] == 1:  # the last hand: rest[0] is the banker's final signal
             key = int(rest[0])
             acc[key] += prob
-            acc[N_KEYS + key * N_SCORES + score] += prob * money
+            acc[n_keys + key * N_SCORES + score] += prob * money
             return
-        for key in range(N_KEYS):
+        for key in range(n_keys):
             if rest[key] != 0.0:
-                acc[N_KEYS + key * N_SCORES + score] += prob * money * rest[key]
+                acc[n_keys + key * N_SCORES + score] += prob * money * rest[key]
         for i in range(rest.shape[0]):
             acc[i] += prob * rest[i]
         return
@@ -269,7 +272,7 @@ def table_move(hard, ace, n, buys, twisted, v, c1, c2, split_hand, burnt, cap, s
 
 
 @jit.njit(cache=True)
-def _hand_start(F, G, i, act, split, stakes, rule_i, params):
+def _hand_start(F, G, i, act, split, stakes, offsets, rule_i, params):
     """Decide what frame ``i``'s hand does: over (sets the score and the banker's signal) or
     draws (sets the kind: 1 twist, 2 buy, 3 burn, 4 split)."""
     stock = BIG_STOCK if params[P_INFINITE] != 0 else params[P_CARDS] - F[i, F_PHYS]
@@ -283,15 +286,16 @@ def _hand_start(F, G, i, act, split, stakes, rule_i, params):
     G[i, G_MONEY] = money
     if draw == DRAW_OVER and score != BUST and score != PONTOON and money > _money(
             F[i, F_KK], F[i, F_MAIN], stakes):  # the hand with the most money so far
-        F[i, F_KK] = hand_key(1 + BUY_SUM[F[i, F_BUYS]], F[i, F_V], F[i, F_N],
-                              rule_i[RI_STICK_MIN])
+        F[i, F_KK] = offsets[F[i, F_R1]] + hand_key(1 + BUY_SUM[F[i, F_BUYS]], F[i, F_V],
+                                                    F[i, F_N], rule_i[RI_STICK_MIN])
         F[i, F_MAIN] = F[i, F_R1]
 
 
 @jit.njit(cache=True)
-def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
+def walk_deal(full, probs, act, split, stakes, offsets, btab, rule_i, rule_f, params):
     """The top row of a deal's no-banker-pontoon part (see the module notes), walking every
-    card; also the number of cached states (-1: over the work budget)."""
+    card; also the number of cached states (-1: over the work budget). ``offsets``: per first
+    card, what its stake's level adds to the banker's signal (zeros: he reads no level)."""
     memo = Dict.empty(key_type=_KEY, value_type=types.int64)
     memo_vals = List.empty_list(_ROW)
     fmemo = Dict.empty(key_type=_KEY, value_type=types.int64)
@@ -303,7 +307,8 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
     players = params[P_PLAYERS]
     counts = pack_counts(full)
     mode = params[P_MODE]
-    width = N_KEYS + N_KEYS * N_SCORES if mode == 1 else N_SCORES + 2 * players + N_EVENTS + 13
+    n_keys = btab.shape[0] // BANKER_KEY_SIZE
+    width = n_keys + n_keys * N_SCORES if mode == 1 else N_SCORES + 2 * players + N_EVENTS + 13
     last = np.zeros(1)  # mode 1: the banker's final signal, as a one-entry row
     F = np.zeros((MAX_FRAMES, N_FI), dtype=np.int64)
     G = np.zeros((MAX_FRAMES, 3))
@@ -380,7 +385,7 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
         else:  # HAND
             stage = F[i, F_STAGE]
             if stage == HAND_START:
-                _hand_start(F, G, i, act, split, stakes, rule_i, params)
+                _hand_start(F, G, i, act, split, stakes, offsets, rule_i, params)
                 if (F[i, F_DRAW] == DRAW_OVER and F[i, F_PENDING] == 0
                         and F[i, F_SEAT] == players - 1):
                     # only the banker is left: settle against his distribution at once
@@ -392,7 +397,7 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
                                             rule_i, fmemo, fvals, smemo, srows, sways)
                     _settle_into(bufs[F[i, F_ACC]], rest, F[i, F_SCORE], G[i, G_MONEY],
                                  F[i, F_BURNT], F[i, F_BUYS], F[i, F_SEAT], F[i, F_R1],
-                                 players, G[i, G_PROB], rule_i, rule_f, mode)
+                                 players, G[i, G_PROB], rule_i, rule_f, mode, n_keys)
                     sp -= 1
                     continue
                 if F[i, F_DRAW] == DRAW_OVER:
@@ -416,7 +421,7 @@ def walk_deal(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
             if F[i, F_STAGE] == HAND_SETTLES:  # settle the finished hand
                 _settle_into(bufs[F[i, F_ACC]], memo_vals[F[i, F_RESULT]], F[i, F_SCORE],
                              G[i, G_MONEY], F[i, F_BURNT], F[i, F_BUYS], F[i, F_SEAT],
-                             F[i, F_R1], players, G[i, G_PROB], rule_i, rule_f, mode)
+                             F[i, F_R1], players, G[i, G_PROB], rule_i, rule_f, mode, n_keys)
                 sp -= 1
                 continue
             draw = F[i, F_DRAW]
