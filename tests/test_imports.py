@@ -22,7 +22,8 @@ PACKAGES = ("sim", "strategies")
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leaf", ("sim", "sim.errors", "sim.files", "sim.cards", "sim.progression", "sim.rng",
               "sim.xoshiro", "sim.stats", "sim.compiling", "sim.interrupt", "sim.jit",
-              "sim.ledger", "sim.headline", "sim.memo", "sim.tabulate", "sim.grid")),
+              "sim.ledger", "sim.headline", "sim.memo", "sim.tabulate", "sim.grid",
+              "sim.histogram")),
     ("charts", ("sim.charts",)),
     ("games", ("sim.games",)),
     ("strategies", ("strategies",)),

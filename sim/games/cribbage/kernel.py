@@ -23,10 +23,12 @@ from sim.games.cribbage.policy import (
 )
 from sim.games.cribbage.rules import CribbageRules
 from sim.games.cribbage.score import kernel_show, rank_points_table
+from sim.histogram import NetGrid, count
 from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import _bounded
 
-POINTS_BINS = 160  # a side's points in one deal (hands, crib, heels) stay below this
+POINTS = NetGrid(per_unit=1, low=0, high=159)  # a side's points in one deal stay below 160
+POINTS_PER_UNIT, POINTS_FIRST, POINTS_LAST, POINTS_SIZE = POINTS.constants()
 HAND_BINS = 64
 
 
@@ -99,7 +101,7 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
     pack = np.arange(52, dtype=np.int64)
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8)
-    points_hist = np.zeros(POINTS_BINS, dtype=np.int64)
+    points_hist = np.zeros(POINTS_SIZE, dtype=np.int64)
     hand_hist = np.zeros(HAND_BINS, dtype=np.int64)
     # ev, crib, heels, dealer side, pone side, (dealer - pone)^2, dealer's pegging, pone's
     # pegging, deals the dealer pegs nothing
@@ -140,7 +142,7 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
             pone_points += hands[3]
         net = dealer_points if dealer_side else pone_points
         kernel_add_round(outcomes, sums, float(net), 0.0, 0.0)
-        points_hist[net] += 1
+        count(points_hist, float(net), POINTS_PER_UNIT, POINTS_FIRST, POINTS_LAST)
         hand_hist[hands[own]] += 1
         extra[0] += evs[own]
         extra[1] += crib_points
@@ -186,7 +188,7 @@ def simulate_policy(rules: CribbageRules, policy: DiscardPolicy, rounds: int,
     """
     outcomes, sums, points_hist, hand_hist, extra = _simulate(
         rounds, state, *policy_arrays(rules, policy), rules.seat == "dealer", rules.team)
-    values = np.arange(POINTS_BINS, dtype=np.float64)
+    values = POINTS.values()
     counters = counters_of(np.zeros(0), hand_hist, extra)
     if not rules.pegging:
         for name in ("peg_dealer", "peg_pone", "dealer_pegs_nothing"):

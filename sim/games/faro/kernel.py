@@ -48,11 +48,13 @@ import numba
 import numpy as np
 
 from sim.games.faro.rules import FaroRules
+from sim.histogram import NetGrid, count
 from sim.progression import FLAT, ProgressionSpec, advance
 from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import _bounded, shuffle_in_place
 
-HIST_HALF_UNITS = 4096  # the histogram of net results spans +-2048 units, in half units
+HIST = NetGrid(per_unit=2, low=-2048, high=2048)  # net results in half units, +-2048 units
+HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
 
 
 @dataclass(frozen=True)
@@ -255,7 +257,7 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
               slot_flat, base_covered, fast, rank_stakes, rank_sign, high, call, prog):
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8, dtype=np.float64)
-    hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(2, dtype=np.float64)
     counts = np.zeros(base_covered.shape[0], dtype=np.int64)
     decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
@@ -270,9 +272,7 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
             base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
             counts, decided)
         kernel_add_round(outcomes, sums, net, initial, wagered)
-        h = int(round(net * 2.0))
-        h = min(max(h, -HIST_HALF_UNITS), HIST_HALF_UNITS)
-        hist[h + HIST_HALF_UNITS] += 1
+        count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         counters[0] += splits
         counters[1] += decisions
     return outcomes, sums, hist, counters
@@ -298,7 +298,7 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
     for i in range(n):
         base[order[i]] += 1
     counts = np.zeros(13, dtype=np.int64)
-    hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
     void_turn = n_turns - 1 if last_winner_void != 0 else -1
     high_stake = high * unit
     call_stake = call * unit
@@ -391,9 +391,7 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
         t_w += wagered
         t_w2 += wagered * wagered
         t_nw += net * wagered
-        h = int(round(net * 2.0))
-        h = min(max(h, -HIST_HALF_UNITS), HIST_HALF_UNITS)
-        hist[h + HIST_HALF_UNITS] += 1
+        count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         if record:
             nets[d] = net
         splits_all += splits
@@ -496,7 +494,7 @@ def simulate_table(
             call, prog[1], np.zeros(0))
     else:
         outcomes, sums, hist, counters = _simulate(deals, state, rules.pack_ranks(), *args)
-    values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
+    values = HIST.values()
     return Stats.from_arrays(deals, outcomes, sums, values, hist,
                              {"splits": counters[0], "decisions": counters[1]})
 

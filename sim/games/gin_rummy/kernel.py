@@ -7,10 +7,12 @@ import numpy as np
 
 from sim.games.gin_rummy.melds import PIPS, kernel_deadwood
 from sim.games.gin_rummy.rules import GinRules
+from sim.histogram import NetGrid, count
 from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import _bounded
 
-DEADWOOD_BINS = 128  # ten cards never leave 100 or more
+HIST = NetGrid(per_unit=1, low=0, high=127)  # deadwood: ten cards never leave 100 or more
+HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
 
 
 @numba.njit(cache=True)
@@ -19,7 +21,7 @@ def _deal_hands(n, state, pack, hand_size, pips):
     size = pack.shape[0]
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8)
-    hist = np.zeros(DEADWOOD_BINS, dtype=np.int64)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
     present = np.zeros(13, dtype=np.int64)
     for _ in range(n):
         present[:] = 0
@@ -32,7 +34,7 @@ def _deal_hands(n, state, pack, hand_size, pips):
             present[pack[i] // 4] |= 1 << (pack[i] % 4)
         dead = kernel_deadwood(present, pips)
         kernel_add_round(outcomes, sums, float(dead), 0.0, 0.0)
-        hist[dead] += 1
+        count(hist, float(dead), HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return outcomes, sums, hist
 
@@ -42,5 +44,5 @@ def simulate_hands(rules: GinRules, rounds: int, state: np.ndarray) -> Stats:
     pack = np.array([r * 4 + s for r in range(rules.rank_count) for s in range(rules.suits)],
                     dtype=np.int64)
     outcomes, sums, hist = _deal_hands(rounds, state, pack, rules.hand_size, PIPS)
-    return Stats.from_arrays(rounds, outcomes, sums, np.arange(DEADWOOD_BINS, dtype=float),
+    return Stats.from_arrays(rounds, outcomes, sums, HIST.values(),
                              hist)

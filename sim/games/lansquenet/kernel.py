@@ -47,12 +47,14 @@ import numpy as np
 
 from sim.games.lansquenet.coup import PACK_SLOTS, RUN_CAP
 from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
+from sim.histogram import NetGrid, count
 from sim.progression import ProgressionSpec, advance
 from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import _bounded, next_key, round_state
 
-HIST_STEP = 8  # the histogram of the table's net per bank: steps of 1/8 unit ...
-HIST_UNITS = 4096  # ... clipped at +-4096 units
+# The histogram of the table's net per bank: steps of 1/8 unit, clipped at +-4096 units.
+HIST = NetGrid(per_unit=8, low=-4096, high=4096)
+HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
 # Per-bank counters, in the kernel's order; then one net per seat, the run histogram of all
 # banks and that of the banks opened on a stacked pack.
 COUNTERS = ("coups", "voids", "jumelles", "wins", "losses", "run", "ended_pass",
@@ -138,7 +140,7 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     row = 0
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8, dtype=np.float64)
-    hist = np.zeros(2 * HIST_STEP * HIST_UNITS + 1, dtype=np.int64)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(len(COUNTERS) + seats + 2 * (RUN_CAP + 1), dtype=np.float64)
     seat_base = len(COUNTERS)
     run_base = seat_base + seats
@@ -281,9 +283,7 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
         # Statistics of the bank, from the table's side: net = -result.
         net = -result
         kernel_add_round(outcomes, sums, net, opening, wagered)
-        h = int(round(net * HIST_STEP))
-        h = min(max(h, -HIST_STEP * HIST_UNITS), HIST_STEP * HIST_UNITS)
-        hist[h + HIST_STEP * HIST_UNITS] += 1
+        count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         # Counters in locals and integer arrays, written out once at the end.
         t_coups += coups
         t_voids += voids
@@ -370,7 +370,7 @@ def simulate_table(rules: LansquenetRules, table: LansquenetTable, progression: 
         banks, np.iinfo(np.int64).max, state, rules.pack_ranks(), _no_orders(rules),
         *_kernel_args(rules, table, progression), np.zeros((0, len(RECORD)), dtype=np.float64),
         0, _NO_NETS)
-    values = np.arange(-HIST_STEP * HIST_UNITS, HIST_STEP * HIST_UNITS + 1) / HIST_STEP
+    values = HIST.values()
     names = counter_names(rules.seats)
     return Stats.from_arrays(banks, outcomes, sums, values, hist,
                              {k: v for k, v in zip(names, counters.tolist()) if v})

@@ -13,6 +13,7 @@ import numpy as np
 
 from sim.games.piquet.hand import FACE_MASK, contest, masks_of, suit_runs, unopposed
 from sim.games.piquet.rules import HAND, TALON, ExchangePolicy, PiquetRules, PiquetView
+from sim.histogram import NetGrid, count
 from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import _bounded
 
@@ -20,6 +21,8 @@ COUNTERS = ("elder_points", "younger_points", "elder_repique", "younger_repique"
             "point_equal", "sequence_equal", "blanche_elder", "blanche_younger",
             "dealt_score", "dealt_score2", "elder_after", "younger_after", "elder_took",
             "younger_took", "dealt_quatorze")
+HIST = NetGrid(per_unit=1, low=-200, high=200)  # the elder's net points in a deal
+HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
 
 
 @numba.njit(cache=True)
@@ -145,7 +148,7 @@ def _deals(n, state, orders, elder_take, younger_take, weights, sets_from, elder
         net = _play(order, elder_take, younger_take, weights, sets_from, elder_max,
                     younger_max, minimum,
                     blanche_points, repique_points, out)
-        hist[int(net) + 200] += 1
+        count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         kernel_add_round(outcomes, sums, net, 0.0, 0.0)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
@@ -169,7 +172,7 @@ def simulate_table(rules: PiquetRules, table: PiquetTable, n: int, state: np.nda
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8)
     out = np.zeros(len(COUNTERS), dtype=np.int64)
-    hist = np.zeros(401, dtype=np.int64)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
     given = np.zeros((0, 32), dtype=np.int64) if orders is None else np.asarray(
         orders, dtype=np.int64)
     _deals(n, state, given, table.elder.elder_take, table.younger.younger_take,
@@ -177,7 +180,7 @@ def simulate_table(rules: PiquetRules, table: PiquetTable, n: int, state: np.nda
            rules.younger_max,
            rules.minimum_exchange, rules.carte_blanche, rules.repique, outcomes, sums, out,
            hist)
-    return Stats.from_arrays(n, outcomes, sums, np.arange(-200, 201, dtype=np.float64), hist,
+    return Stats.from_arrays(n, outcomes, sums, HIST.values(), hist,
                              dict(zip(COUNTERS, map(float, out))))
 
 

@@ -90,10 +90,12 @@ from sim.games.pontoon.hand import (
 )
 from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
+from sim.histogram import NetGrid, count
 from sim.stats import Stats
 from sim.xoshiro import _bounded, round_state
 
-HIST_HALF_UNITS = 4096  # the histogram of net results spans +-2048 units, in half units
+HIST = NetGrid(per_unit=2, low=-2048, high=2048)  # net results in half units, +-2048 units
+HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
 # Pack state vector: top of the stock, cards in it, fresh (not yet dealt since the shuffle)
 # cards at its top, pack size, next given order (given-order mode: -1 when drawing at random).
 PS_HEAD, PS_STOCK, PS_FRESH, PS_SIZE, PS_ORDER = 0, 1, 2, 3, 4
@@ -465,7 +467,7 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
     saved = np.zeros(n, dtype=np.int64)  # the cycle watch's saved stock
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8)
-    hist = np.zeros(2 * HIST_HALF_UNITS + 1, dtype=np.int64)
+    hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(len(COUNTER_NAMES) + 2)
     # record: 0 nothing, 1 every column of every deal, 2 the nets alone (sessions).
     rows = np.zeros((n_deals if record else 0, N_D + 1 if record == 1 else 1))
@@ -538,9 +540,7 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
         t_w += wagered
         t_w2 += wagered * wagered
         t_nw += net * wagered
-        h = int(round(net * 2.0))
-        h = min(max(h, -HIST_HALF_UNITS), HIST_HALF_UNITS)
-        hist[h + HIST_HALF_UNITS] += 1
+        count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         shuffle = pontoon or every_deal
         shuffled = pontoon or every_deal_rule
         passed = passes and unsplit
@@ -601,7 +601,7 @@ def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTabl
     outcomes, sums, hist, counters, _ = _simulate(
         deals, key, pack, no_orders, *_kernel_args(rules, player, banker), 0,
         rules.infinite_deck, 0, 0)
-    values = np.arange(-HIST_HALF_UNITS, HIST_HALF_UNITS + 1) / 2.0
+    values = HIST.values()
     named = dict(zip(COUNTER_NAMES, counters[:len(COUNTER_NAMES)].tolist()))
     if rules.bank_passes:
         named["person0_net"], named["person1_net"] = counters[-2], counters[-1]
