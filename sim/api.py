@@ -140,11 +140,12 @@ def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) ->
 def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int | None = None,
         seed: int | None = None, jobs: int = 1, out: str | Path | None = None,
         resume: bool = False, backend: str = "loky", scheduler: str | None = None,
-        progress: bool = False) -> Result:
+        progress: bool = False, charts: bool = True) -> Result:
     """Run an experiment as ``houseedge run`` does and write its files (report.csv,
     report.html, charts, manifest) into ``out`` (default: ``reports/<name>``).
 
-    ``rounds`` and ``seed`` are overrides like ``--rounds`` and ``--seed``.
+    ``rounds`` and ``seed`` are overrides like ``--rounds`` and ``--seed``; ``charts=False``
+    is ``--no-charts``.
     """
     from sim import report, runner
 
@@ -158,7 +159,8 @@ def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int 
     started = time.perf_counter()
     result = runner.run(exp, out_dir, jobs=jobs, resume=resume, backend=backend,
                         scheduler=scheduler, progress=progress)
-    frame = report.write_all(result, out_dir, time.perf_counter() - started, jobs)
+    frame = report.write_all(result, out_dir, time.perf_counter() - started, jobs,
+                             charts=charts)
     return _result(result, out_dir, frame)
 
 

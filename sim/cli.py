@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="joblib backend: loky (default), threading or dask")
     run.add_argument("--scheduler", help="dask scheduler address (with --backend dask)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--no-charts", dest="charts", action="store_false",
+                     help="the numbers only: no chart files, and report.html without charts "
+                          "(houseedge report DIR --charts draws them later)")
     run.add_argument("--target-ci", metavar="HALFWIDTH",
                      help="play each row chunk after chunk until the 95%% CI half-width of its "
                           "headline edge is at most this (0.001: 0.1 point), within the rounds")
@@ -70,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     rebuild = sub.add_parser("report", help="rebuild every output of a run folder from its "
                              "saved chunks (no simulation)")
     rebuild.add_argument("folder", help="the output folder of a finished run")
+    rebuild.add_argument("--charts", action=argparse.BooleanOptionalAction, default=None,
+                         help="draw the charts, or not (default: as the run did)")
     charts = sub.add_parser("charts", help="redraw every chart of a run folder from its saved "
                             "chunks, and the exact odds charts of its variants")
     charts.add_argument("folder", help="the output folder of a finished run")
@@ -172,7 +177,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                             backend=args.backend, scheduler=args.scheduler,
                             progress=False if args.quiet else None, force=args.force)
         seconds = time.perf_counter() - started
-        frame = report.write_all(result, out_dir, seconds, args.jobs)
+        frame = report.write_all(result, out_dir, seconds, args.jobs, charts=args.charts)
     except KeyboardInterrupt:
         store = checkpoints.CheckpointStore(out_dir, exp)
         try:
@@ -195,8 +200,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
         print(short_table(out_dir))
     rounds = int(frame["rounds"].sum())  # a row that met its target stopped early
-    print(f"\n{rounds:,} rounds in {seconds:.1f} s; report, summary, manifest and charts in "
-          f"{out_dir}/")
+    written = "report, summary, manifest and charts" if args.charts else (
+        "report, summary and manifest (no charts)")
+    print(f"\n{rounds:,} rounds in {seconds:.1f} s; {written} in {out_dir}/")
     return 0
 
 
@@ -220,9 +226,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from sim import report, rundir
 
     result, info = rundir.load(args.folder)
+    if args.charts is not None:
+        info = {**info, "charts": args.charts}
     frame = report.write_outputs(result, Path(args.folder), info)
     print(_short_table(frame))
-    print(f"\nrebuilt from {Path(args.folder) / 'chunks'}: report, summary, manifest, charts "
+    charts = "charts " if info.get("charts", True) else "no charts "
+    print(f"\nrebuilt from {Path(args.folder) / 'chunks'}: report, summary, manifest, {charts}"
           f"and report.html in {args.folder}/")
     return 0
 

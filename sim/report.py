@@ -477,19 +477,24 @@ def _listed_files(out_dir: Path) -> set[str]:
     return {str(f) for f in listed if "/" not in str(f) and f != MANIFEST}
 
 
-def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int) -> pd.DataFrame:
-    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts,
-    report.html and manifest.json into ``out_dir``; each file appears whole or not at all."""
+def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int,
+              charts: bool = True) -> pd.DataFrame:
+    """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts
+    (unless ``charts`` is False), report.html and manifest.json into ``out_dir``; each file
+    appears whole or not at all."""
     return write_outputs(result, out_dir, {"seconds": round(seconds, 3), "jobs": jobs,
-                                           "finished": _now()})
+                                           "finished": _now(), "charts": charts})
 
 
 def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
                   ) -> pd.DataFrame:
     """Every output file of a run from its chunks. ``run_info`` holds what the chunks do not
     (``seconds``, ``jobs``, ``finished`` and anything else for the manifest), so that a
-    rebuild from the saved chunks and the old manifest writes the same bytes."""
+    rebuild from the saved chunks and the old manifest writes the same bytes. With
+    ``run_info["charts"]`` False no chart is drawn and the page says so."""
     from sim import charts, html
+
+    draw = bool(run_info.get("charts", True))
 
     previous = _listed_files(out_dir)
     seconds = float(run_info.get("seconds", 0.0))
@@ -508,7 +513,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
             write_atomic(out_dir / "comparisons.csv", for_files(paired).to_csv(index=False))
         footer = chart_footer(result)
         svgs = []
-        for name, caption, figure in run_charts(result, frame, conv, dist):
+        for name, caption, figure in run_charts(result, frame, conv, dist) if draw else ():
             charts.add_footer(figure, footer)
             write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
@@ -518,15 +523,18 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
             from sim.risk.report import write_risk
 
             risk, risk_svgs = write_risk(result.experiment, out_dir,
-                                         int(run_info.get("jobs", 1)), footer)
+                                         int(run_info.get("jobs", 1)), footer, draw)
             sections["Bankroll and risk"] = {"risk": risk}
             svgs += risk_svgs
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
                                  "files": sorted(written | {"report.html", MANIFEST})})
-        chart_notes = [] if charts.convergence_drawable(conv) else [
+        chart_notes = [] if charts.convergence_drawable(conv) or not draw else [
             "No convergence chart: no row has two chunks or more (chunks of "
             f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
             "convergence.csv."]
+        if not draw:
+            chart_notes.append(f"Charts not drawn (run with --no-charts): houseedge report "
+                               f"{out_dir} --charts draws them from the saved chunks.")
         write_atomic(out_dir / "report.html", html.page(result, frame, svgs, info,
                                                         sections=sections,
                                                         chart_notes=chart_notes))

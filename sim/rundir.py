@@ -23,7 +23,7 @@ from sim.run_folder import MANIFEST
 from sim.runner import RunResult
 
 # What write_outputs takes from the old manifest rather than recomputing.
-RUN_INFO_KEYS = ("seconds", "jobs", "finished")
+RUN_INFO_KEYS = ("seconds", "jobs", "finished", "charts")
 
 
 def _json(path: Path) -> Any:

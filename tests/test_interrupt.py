@@ -97,12 +97,14 @@ def test_exact_computation_in_progress():
 
 def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     small = ["--rounds", "300000", "chunk_rounds=5000"]
-    assert main(["run", FARO, "--out", str(tmp_path / "full"), "--quiet", *small]) == 0
+    assert main(["run", FARO, "--out", str(tmp_path / "full"), "--quiet", "--no-charts",
+                 *small]) == 0
     out = tmp_path / "cut"
     proc = _start(["run", FARO, "--out", str(out), "--quiet", *small])
     code, err = _interrupt(proc, out / "chunks" / "run.json", 0.3)
     _assert_clean(code, err, ": ")
-    assert main(["run", FARO, "--out", str(out), "--quiet", "--resume", *small]) == 0
+    assert main(["run", FARO, "--out", str(out), "--quiet", "--resume", "--no-charts",
+                 *small]) == 0
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "full" / "report.csv"),
                                   pd.read_csv(out / "report.csv"))
 

@@ -98,7 +98,7 @@ rounds = 600
 def test_same_report_for_one_and_two_jobs(tmp_path):
     path = tmp_path / "small.toml"
     path.write_text(SMALL_RUN)
-    args = ["run", str(path), "--quiet"]
+    args = ["run", str(path), "--quiet", "--no-charts"]
     assert main([*args, "--out", str(tmp_path / "one"), "--jobs", "1"]) == 0
     assert main([*args, "--out", str(tmp_path / "two"), "--jobs", "2"]) == 0
     assert (tmp_path / "one" / "report.csv").read_text() == (
@@ -119,7 +119,7 @@ def test_a_user_strategy_file_runs_on_the_kernel_built_into_tables(tmp_path):
     (tmp_path / "mine.py").write_text(USER_STRATEGY)
     (tmp_path / "run.toml").write_text(
         'game = "pontoon"\nrounds = 500\n[[strategies]]\nuse = "mine.py:decide"\n')
-    assert main(["run", str(tmp_path / "run.toml"), "--quiet", "--out",
+    assert main(["run", str(tmp_path / "run.toml"), "--quiet", "--no-charts", "--out",
                  str(tmp_path / "out")]) == 0
     report = (tmp_path / "out" / "report.csv").read_text()
     assert "kernel (tabulated)" in report and "bust_freq" in report

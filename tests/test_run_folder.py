@@ -21,8 +21,10 @@ LANSQUENET = str(ROOT / "experiments" / "lansquenet.toml")
 SMALL = ["rounds=30000", "chunk_rounds=10000"]
 
 
-def _run(exp: str, out: Path, *extra: str) -> int:
-    return main(["run", exp, "--out", str(out), "--quiet", *SMALL, *extra])
+def _run(exp: str, out: Path, *extra: str, charts: bool = False) -> int:
+    """A small run; without its charts unless they are what the test looks at."""
+    return main(["run", exp, "--out", str(out), "--quiet", *SMALL, *extra,
+                 *([] if charts else ["--no-charts"])])
 
 
 def _interrupted(monkeypatch, exp: str, out: Path, after: int = 6, *extra: str) -> None:
@@ -162,7 +164,7 @@ def test_a_folder_of_other_files_is_refused(tmp_path, capsys):
 def test_output_files_follow_the_umask(tmp_path, mask):
     old = os.umask(mask)
     try:
-        assert _run(FARO, tmp_path / "out") == 0
+        assert _run(FARO, tmp_path / "out", charts=True) == 0
     finally:
         os.umask(old)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
@@ -187,3 +189,23 @@ def test_planning_and_checkpoints_stay_bounded(tmp_path):
                                                   for v in range(3) for s in range(6))])
     prefix = json.loads((out / "chunks" / "v0-s0-prefix.json").read_text())
     assert prefix["chunks"] == 60 and len(prefix["trace"]) < 60
+
+
+def test_no_charts_writes_the_numbers_only_and_a_rebuild_draws_them(tmp_path):
+    assert _run(FARO, tmp_path / "full", charts=True) == 0
+    out = tmp_path / "numbers"
+    assert _run(FARO, out) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    on_disk = {p.name for p in out.iterdir() if p.is_file()}
+    assert not any(name.endswith(".png") for name in on_disk)
+    assert set(manifest["files"]) == on_disk and manifest["charts"] is False
+    assert "Charts not drawn (run with --no-charts)" in (out / "report.html").read_text()
+    assert (out / "report.csv").read_bytes() == (tmp_path / "full" / "report.csv").read_bytes()
+    # The rebuild keeps the run's choice unless told otherwise; with --charts it draws them.
+    assert main(["report", str(out)]) == 0
+    assert not list(out.glob("*.png"))
+    assert main(["report", str(out), "--charts"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["charts"] is True and "edge.png" in manifest["files"]
+    assert {p.name for p in out.glob("*.png")} == {
+        p.name for p in (tmp_path / "full").glob("*.png")}

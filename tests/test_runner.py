@@ -17,8 +17,8 @@ def _run(out: Path, *extra: str) -> int:
 
 
 def test_same_report_for_one_and_two_jobs(tmp_path):
-    assert _run(tmp_path / "one", "--jobs", "1") == 0
-    assert _run(tmp_path / "two", "--jobs", "2") == 0
+    assert _run(tmp_path / "one", "--jobs", "1", "--no-charts") == 0
+    assert _run(tmp_path / "two", "--jobs", "2", "--no-charts") == 0
     one = (tmp_path / "one" / "report.csv").read_text()
     two = (tmp_path / "two" / "report.csv").read_text()
     assert one == two
@@ -28,14 +28,14 @@ def test_same_report_for_one_and_two_jobs(tmp_path):
 
 def test_dask_backend_gives_the_same_report(tmp_path):
     pytest.importorskip("dask.distributed")
-    assert _run(tmp_path / "local", "--jobs", "1") == 0
-    assert _run(tmp_path / "dask", "--jobs", "2", "--backend", "dask") == 0
+    assert _run(tmp_path / "local", "--jobs", "1", "--no-charts") == 0
+    assert _run(tmp_path / "dask", "--jobs", "2", "--backend", "dask", "--no-charts") == 0
     assert (tmp_path / "local" / "report.csv").read_text() == (
         tmp_path / "dask" / "report.csv").read_text()
 
 
 def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, capsys):
-    assert _run(tmp_path / "full") == 0
+    assert _run(tmp_path / "full", "--no-charts") == 0
     calls = {"n": 0}
     real = runner.run_chunk
 
@@ -46,18 +46,18 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, c
         return real(*args, **kwargs)
 
     monkeypatch.setattr(runner, "run_chunk", flaky)
-    assert _run(tmp_path / "cut") == 130
+    assert _run(tmp_path / "cut", "--no-charts") == 130
     assert "6 of 54 chunks kept" in capsys.readouterr().err
     assert not (tmp_path / "cut" / "report.csv").exists()
     monkeypatch.setattr(runner, "run_chunk", real)
-    assert _run(tmp_path / "cut", "--resume") == 0
+    assert _run(tmp_path / "cut", "--resume", "--no-charts") == 0
     full = pd.read_csv(tmp_path / "full" / "report.csv")
     resumed = pd.read_csv(tmp_path / "cut" / "report.csv")
     pd.testing.assert_frame_equal(full, resumed)
 
 
 def test_resume_refuses_chunks_of_another_experiment(tmp_path, capsys):
-    assert _run(tmp_path / "a") == 0
+    assert _run(tmp_path / "a", "--no-charts") == 0
     assert _run(tmp_path / "a", "--resume", "seed=5") == 2
     assert "different experiment" in capsys.readouterr().err
 

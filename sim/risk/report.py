@@ -73,9 +73,10 @@ def markdown(exp: Any, frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None
-               ) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
-    """Measure and write the risk files of ``exp`` into ``out_dir``.
+def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None,
+               draw: bool = True) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
+    """Measure and write the risk files of ``exp`` into ``out_dir`` (its charts unless
+    ``draw`` is False).
 
     Returns:
         risk.csv's frame, and (file name, caption, SVG bytes) of each risk chart for the page.
@@ -89,16 +90,18 @@ def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None
     write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
     write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))
     write_atomic(out_dir / "risk.md", markdown(exp, frame))
-    svgs = []
+    svgs: list[tuple[str, str, bytes]] = []
+    if not draw:
+        return frame, svgs
     # One chart at a time, closed once saved: memory stays flat.
-    for name, caption, draw in (
+    for name, caption, chart in (
             ("risk_fan.png", "Bankroll over the session: quantile bands and sample sessions.",
              risk_charts.fan_chart),
             ("risk_ruin.png", "Risk of ruin against bankroll: exact, diffusion and Monte Carlo "
              "with 95% intervals.", risk_charts.ruin_chart),
             ("risk_results.png", "The distribution of the session result.",
              risk_charts.result_chart)):
-        figure = draw(results)
+        figure = chart(results)
         if footer:
             charts.add_footer(figure, footer)
         write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
