@@ -301,6 +301,8 @@ class Game(ABC, Generic[RulesT, TableT]):
 
         A row whose bet is not offered shows that reason instead of an edge of 0 +- 0.
         """
+        if type(self).not_offered_table is Game.not_offered_table:
+            return None  # the game offers every bet: no table to build for the question
         table = self.table_of(rules, strategy)
         return None if table is None else self.not_offered_table(rules, table)
 

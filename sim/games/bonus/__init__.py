@@ -53,6 +53,8 @@ def _exact_value(value: BonusValue) -> ExactValue:
     return ExactValue(value.expected_profit, value.deposit, value.mean_wagered, value.sd_payout)
 
 
+_PATHS: dict[tuple, str] = {}  # engine path by (terms, policy key), found at check time
+
 class BonusGame(Game[BonusRules, PolicyTable]):
     """Wagering bonuses played on scratch cards, faro bets or even-money bets."""
 
@@ -95,8 +97,24 @@ class BonusGame(Game[BonusRules, PolicyTable]):
     def check(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec) -> None:
         try:
             super().check(rules, strategy, progression)
+            # Its exact value and its path now, while its table is at hand: a policy table
+            # is 40-80 MB, more than the table cache keeps, and the report would build it
+            # again for each.
+            policy_value(rules, strategy)
+            self.engine_path(rules, strategy)
         except ValueError as exc:  # a stake the terms do not allow, found building the table
             raise InputError(f"strategy {getattr(strategy, 'name', '')!r}: {exc}") from None
+
+    def engine_path(self, rules: BonusRules, strategy: Any) -> str:
+        key_of = getattr(strategy, "key", None)  # a policy's key names its table
+        if key_of is None:
+            return super().engine_path(rules, strategy)
+        key = (rules, key_of())
+        if key not in _PATHS:
+            if len(_PATHS) > 256:
+                _PATHS.clear()
+            _PATHS[key] = super().engine_path(rules, strategy)
+        return _PATHS[key]
 
     def exact(self, rules: BonusRules, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
