@@ -71,8 +71,10 @@ def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None
                 continue
             action, varies = cell
             grid[i, j] = action
+            # A cell's label stays inside its cell: the layout need not measure it.
             ax.text(j, i, LABELS[action] + ("*" if varies else ""), ha="center", va="center",
-                    fontsize=8, color="white" if action != TWIST else "black")
+                    fontsize=8, color="white" if action != TWIST else "black",
+                    in_layout=False)
     ax.imshow(grid, cmap=COLOURS, vmin=0, vmax=4, aspect="auto")
     ax.set_xticks(range(len(SITUATIONS)), [s[3] for s in SITUATIONS], rotation=30,
                   ha="right")
@@ -97,7 +99,7 @@ def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
         for j in range(values.shape[1]):
             v = int(values[i, j])
             ax.text(j, i, "never" if v >= 22 else str(v), ha="center", va="center",
-                    fontsize=8, color="white" if v < 18 else "black")
+                    fontsize=8, color="white" if v < 18 else "black", in_layout=False)
     ax.set_xticks(range(values.shape[1]), list(chart.columns[1:]), rotation=30, ha="right")
     if banker.levels > 1:
         labels = [f"staked {amount:g}, x{m}" for amount in banker.stake_levels
