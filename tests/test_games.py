@@ -2,12 +2,14 @@
 
 import dataclasses
 import pickle
+import tomllib
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from sim import experiment, games
+from sim import games
 from sim.cli import main
 from strategies import base
 from strategies.betting import progression_spec
@@ -48,12 +50,15 @@ def test_builtin_strategy_is_picklable_described_and_reproducible(game_name, str
 
 @pytest.mark.parametrize("path", EXPERIMENTS, ids=lambda p: p.name)
 def test_shipped_experiment_validates_and_runs(path, tmp_path):
-    exp = experiment.load(path)
-    assert exp.variants and exp.strategies
+    # The file as written (the run below validates it: loading it here too would build
+    # every strategy's tables twice).
+    raw = tomllib.loads(path.read_text())
+    strategies = raw.get("strategies", [])
     code = main(["run", str(path), "--out", str(tmp_path / "r"), "--quiet", "rounds=2000",
                  "chunk_rounds=1000", *[f"strategies.{i}.rounds=1000"
-                                         for i, s in enumerate(exp.strategies) if s.rounds],
-                 *(["session.sessions=500"] if exp.session else [])])
+                                         for i, s in enumerate(strategies) if "rounds" in s],
+                 *(["session.sessions=500"] if "session" in raw else [])])
     assert code == 0
-    assert (tmp_path / "r" / "report.csv").exists()
-    assert (tmp_path / "r" / "risk.csv").exists() == (exp.session is not None)
+    report = pd.read_csv(tmp_path / "r" / "report.csv")
+    assert len(report) == report["variant"].nunique() * report["strategy"].nunique() > 0
+    assert (tmp_path / "r" / "risk.csv").exists() == ("session" in raw)
