@@ -16,6 +16,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from sim import jit
 from sim.games.pontoon.hand import N_SCORES, NO_LIVE_HAND, banker_index, banker_score, best_total
 from sim.games.pontoon.rules import MAX_CARDS
 
@@ -53,7 +54,7 @@ def _add_row(rows, ways, codes, index, n, code, mult, w, key, btab, keyed, five_
     index[code] = n
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)  # one compilation whatever constant key a caller passes
 def banker_structure(key, btab, keyed, five_rule):
     """Every multiset of values the banker can hold against signal ``key`` (his pontoon
     excluded), with the number of value orderings reaching it: (rows, ways)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim import jit
 from sim.games.pontoon.banker_odds import banker_distribution, banker_structure
 from sim.games.pontoon.hand import NO_LIVE_HAND, RI_BANKER_FIVE
 from sim.games.pontoon.rules import VALUES
@@ -87,7 +88,7 @@ def value_codes(counts, full, infinite):
     return -1 - lo, -1 - (hi * VALUE_RADIX + tens)
 
 
-@numba.njit(cache=True)
+@jit.njit(cache=True)  # one compilation whatever constant key a caller passes
 def banker_final(key, counts, full, probs, params, btab, rule_i, fmemo, fvals, smemo, srows,
                   sways):
     """Distribution of the banker's final score given the cards left and his signal, times
