@@ -256,6 +256,11 @@ class PontoonGame(Game[PontoonRules, Tables]):
         def kernel(n: int) -> object:
             return simulate_tables(rules, player, banker, n, state)
 
+        fixed = dataclasses.replace(rules, gathering="fixed")
+
+        def kernel_fixed(n: int) -> object:  # what the varied gathering costs
+            return simulate_tables(fixed, player, banker, n, state)
+
         def reference(n: int) -> object:
             return self.simulate_reference(rules, TablePlayer(player, TableBanker(banker)),
                                            ProgressionSpec(), n, np.random.SeedSequence(1))
@@ -267,6 +272,8 @@ class PontoonGame(Game[PontoonRules, Tables]):
 
         return [BenchCase("heads-up, table strategy, one pack, no reshuffle (kernel)",
                           "deals", kernel),
+                BenchCase("heads-up, table strategy, one pack, fixed gathering (kernel)",
+                          "deals", kernel_fixed),
                 BenchCase("heads-up, table strategy, sessions of 100 deals (kernel)", "deals",
                           sessions),
                 BenchCase("heads-up, table strategy (reference path)", "deals", reference,
