@@ -500,8 +500,9 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
                 next_order += 1
                 ps[PS_FRESH] = 0
             else:
-                for i in range(n):
-                    work[i] = pack[i]
+                if not infinite:  # an infinite deck draws from the pack and never moves it
+                    for i in range(n):
+                        work[i] = pack[i]
                 ps[PS_FRESH] = n
         # The cycle watch (Brent): only where this deal follows from the stock's order alone.
         deal_locked = False
