@@ -156,6 +156,15 @@ def _to_bottom(pack, n, head, stock, card):
 
 
 @numba.njit(_nrt=False, forceinline=True)
+def _put(pack, n, head, at, card):
+    """Put ``card`` ``at`` places below the top of the stock."""
+    pos = head + at
+    if pos >= n:
+        pos -= n
+    pack[pos] = card
+
+
+@numba.njit(_nrt=False, forceinline=True)
 def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i, rule_f,
                cards, hands, aside, bcards, gather, infinite, s0, s1, s2, s3):
     """Play one heads-up deal. Returns the generator state and the deal's results (net,
@@ -355,15 +364,27 @@ def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i,
         net += settle(p_score, b_score, ties, rule_f) * money
     unsplit_pontoon = n_hands == 1 and hands[0, H_STATUS] == DECLARED
     shuffle_next = pontoons > 0 or rule_i[RI_EVERY_DEAL] != 0 or rule_i[RI_INFINITE] != 0
-    banker_first = False
     varied = not infinite and rule_i[RI_GATHER_VARIED] != 0 and not shuffle_next
     if varied and n_hands == 1 and n_piles_aside + (hands[0, H_STATUS] != BUSTED) == 1:
         # Two piles (the punter's hand, bust or not, and the banker's): the same draw as the
-        # general case below, without its bookkeeping.
-        j, s0, s1, s2, s3 = _bounded(2, s0, s1, s2, s3)
-        banker_first = j == 1
-        varied = False
-    if varied:
+        # general case below, without its bookkeeping. Each pile is written at its place
+        # under the stock, so no branch hangs on the draw (a coin toss the processor cannot
+        # predict).
+        banker_first, s0, s1, s2, s3 = _bounded(2, s0, s1, s2, s3)
+        live = hands[0, H_STATUS] != BUSTED
+        size = hands[0, H_N] if live else n_aside
+        at = stock + banker_first * bn
+        if live:
+            for k in range(size):
+                _put(pack, n_pack, head, at + k, cards[0, k])
+        else:
+            for k in range(size):
+                _put(pack, n_pack, head, at + k, aside[k])
+        at = stock + (1 - banker_first) * size
+        for k in range(bn):
+            _put(pack, n_pack, head, at + k, bcards[k])
+        stock += size + bn
+    elif varied:
         # The piles in an order drawn from the card stream: a forward Fisher-Yates over the
         # set-aside piles, the live hands and the banker's hand.
         n_live = 0
@@ -394,18 +415,14 @@ def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i,
                 for k in range(bn):
                     stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
     elif not infinite:  # the fixed order (or the pack is shuffled next: no draw)
-        if banker_first:
-            for k in range(bn):
-                stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
         for k in range(n_aside):
             stock = _to_bottom(pack, n_pack, head, stock, aside[k])
         for j in range(n_hands):
             if hands[j, H_STATUS] != BUSTED:
                 for k in range(hands[j, H_N]):
                     stock = _to_bottom(pack, n_pack, head, stock, cards[j, k])
-        if not banker_first:
-            for k in range(bn):
-                stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
+        for k in range(bn):
+            stock = _to_bottom(pack, n_pack, head, stock, bcards[k])
     ps[PS_HEAD], ps[PS_STOCK], ps[PS_FRESH] = head, stock, fresh
     return (s0, s1, s2, s3, net, stake, wagered, n_hands, busts, fives, pontoons, splits, buys,
             burns, False, b_score == BUST, bn == MAX_CARDS and b_score != BUST, pontoons > 0,
