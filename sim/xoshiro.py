@@ -40,6 +40,14 @@ def _next(s0, s1, s2, s3):
 
 
 @numba.njit(forceinline=True)
+def _coin(s0, s1, s2, s3):
+    """0 or 1, the same draw as ``_bounded(2, ...)`` (for a bound of 2 Lemire's method never
+    rejects and returns the output's top bit) without its multiply."""
+    x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+    return np.int64(x >> np.uint64(63)), s0, s1, s2, s3
+
+
+@numba.njit(forceinline=True)
 def _bounded(bound, s0, s1, s2, s3):
     """A uniform integer in [0, bound) for 0 < bound < 2**32 (Lemire, with rejection)."""
     b = np.uint64(bound)

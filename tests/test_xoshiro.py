@@ -58,3 +58,26 @@ def test_streams_differ_by_chunk():
     a = raw_outputs(4, kernel_state(chunk_seed(1, "faro", "flat king", 0)))
     b = raw_outputs(4, kernel_state(chunk_seed(1, "faro", "flat king", 1)))
     assert a.tolist() != b.tolist()
+
+
+def test_a_coin_is_the_bounded_draw_of_two():
+    from numba import njit
+
+    from sim.xoshiro import _bounded, _coin
+
+    @njit
+    def both(n, s0, s1, s2, s3):
+        out = np.zeros((n, 2), dtype=np.int64)
+        a = (s0, s1, s2, s3)
+        b = (s0, s1, s2, s3)
+        for i in range(n):
+            x, a0, a1, a2, a3 = _coin(a[0], a[1], a[2], a[3])
+            y, b0, b1, b2, b3 = _bounded(2, b[0], b[1], b[2], b[3])
+            a = (a0, a1, a2, a3)
+            b = (b0, b1, b2, b3)
+            out[i, 0], out[i, 1] = x, y
+        return out, a == b
+
+    out, same_state = both(100_000, *[np.uint64(v) for v in (1, 2, 3, 4)])
+    assert (out[:, 0] == out[:, 1]).all() and same_state
+    assert 0.49 < out[:, 0].mean() < 0.51

@@ -92,7 +92,7 @@ from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.histogram import NetGrid, count
 from sim.stats import Stats
-from sim.xoshiro import _bounded, round_state
+from sim.xoshiro import _bounded, _coin, round_state
 
 HIST = NetGrid(per_unit=2, low=-2048, high=2048)  # net results in half units, +-2048 units
 HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
@@ -370,7 +370,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i,
         # general case below, without its bookkeeping. Each pile is written at its place
         # under the stock, so no branch hangs on the draw (a coin toss the processor cannot
         # predict).
-        banker_first, s0, s1, s2, s3 = _bounded(2, s0, s1, s2, s3)
+        banker_first, s0, s1, s2, s3 = _coin(s0, s1, s2, s3)
         live = hands[0, H_STATUS] != BUSTED
         size = hands[0, H_N] if live else n_aside
         at = stock + banker_first * bn
