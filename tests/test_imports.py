@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leaf", ("sim", "sim.errors", "sim.files", "sim.cards", "sim.progression", "sim.rng",
               "sim.xoshiro", "sim.stats", "sim.compiling", "sim.interrupt", "sim.jit",
               "sim.ledger", "sim.headline", "sim.memo", "sim.tabulate", "sim.grid",
-              "sim.histogram")),
+              "sim.histogram", "sim.memcpy")),
     ("charts", ("sim.charts",)),
     ("games", ("sim.games",)),
     ("strategies", ("strategies",)),
