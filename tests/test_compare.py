@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from sim.compare import paired_difference
+from sim.compare import paired_difference, t95
 from sim.games.faro import GAME as FARO
 from sim.games.faro.rules import PRESETS
 from sim.stats import MAX_PAIRED_BATCHES, BatchTotals, Stats
@@ -115,3 +115,8 @@ def test_a_difference_of_a_row_with_itself_has_no_error():
         row.add(_stats(10, float(c % 3) - 1.0, 10.0))
     paired = paired_difference(row, row, "initial")
     assert paired.diff == 0 and paired.stderr == 0 and paired.batches == 5
+
+
+@pytest.mark.parametrize("dof", [1, 2, 3, 9, 30, 255, 999])
+def test_t95_is_students_two_sided_quantile(dof):
+    assert t95(dof) == scipy_stats.t.ppf(0.975, dof)
