@@ -47,6 +47,7 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.walk import EVENTS, N_EVENTS, walk_deal
+from sim.jit import read_only
 
 DEFAULT_BUDGET = 400_000
 
@@ -157,8 +158,10 @@ def _inputs(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
         probs = probs.copy()
         full[9], full[10:] = full[9:].sum(), 0
         probs[9], probs[10:] = probs[9:].sum(), 0.0
-    return (full, probs, player.actions.ravel(), np.array(player.split, dtype=np.bool_),
-            np.array(player.stakes), banker.offsets(rules, player.stakes), banker.draw.ravel(),
+    # The tables read-only at every call: a frozen table and a fresh one compile one walk.
+    return (full, probs, read_only(player.actions.ravel()),
+            read_only(np.array(player.split, dtype=np.bool_)), read_only(np.array(player.stakes)),
+            read_only(banker.offsets(rules, player.stakes)), read_only(banker.draw.ravel()),
             rule_i, rule_f, params)
 
 

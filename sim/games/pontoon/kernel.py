@@ -91,6 +91,7 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.histogram import NetGrid, count
+from sim.jit import read_only
 from sim.stats import Stats
 from sim.xoshiro import _bounded, _coin, round_state
 
@@ -603,9 +604,11 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
 
 def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> tuple:
     rule_i, rule_f = rule_vectors(rules)
-    return (player.actions.ravel(), np.array(player.split, dtype=np.bool_), player.burn,
-            np.array(player.stakes), banker.offsets(rules, player.stakes),
-            banker.under(rules).draw.ravel(), banker.keyed, rule_i, rule_f)
+    # Tables read-only at every call: a frozen table and a fresh one compile one kernel.
+    return (read_only(player.actions.ravel()), read_only(np.array(player.split, dtype=np.bool_)),
+            player.burn, read_only(np.array(player.stakes)),
+            read_only(banker.offsets(rules, player.stakes)),
+            read_only(banker.under(rules).draw.ravel()), banker.keyed, rule_i, rule_f)
 
 
 def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,
