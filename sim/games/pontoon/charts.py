@@ -55,6 +55,19 @@ def _cell(table: PlayerTable, weights: np.ndarray, buys: int, twisted: bool, n: 
     return main, len(by_action) > 1
 
 
+def _cells(ax: Axes, values: np.ndarray, cmap, vmin: float, vmax: float):
+    """A grid of coloured cells, row 0 at the top, cell (i, j) centred on (j, i) (as
+    ``imshow`` places them). Drawn as a mesh of quadrilaterals, not an image: an image is
+    resampled at the figure's resolution in floats (tens of MB for one chart) and is a
+    raster inside the SVG, where the mesh stays sharp."""
+    rows, cols = values.shape
+    mesh = ax.pcolormesh(np.arange(cols + 1) - 0.5, np.arange(rows + 1) - 0.5, values,
+                         cmap=cmap, vmin=vmin, vmax=vmax)
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    return mesh
+
+
 def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None,
                  title: str = "punter's play") -> Figure:
     """The table as a chart: rows hard and soft totals, columns situations."""
@@ -75,7 +88,7 @@ def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None
             ax.text(j, i, LABELS[action] + ("*" if varies else ""), ha="center", va="center",
                     fontsize=8, color="white" if action != TWIST else "black",
                     in_layout=False)
-    ax.imshow(grid, cmap=COLOURS, vmin=0, vmax=4, aspect="auto")
+    _cells(ax, grid, COLOURS, 0, 4)
     ax.set_xticks(range(len(SITUATIONS)), [s[3] for s in SITUATIONS], rotation=30,
                   ha="right")
     ax.set_yticks(range(len(ROWS)), [f"{'soft' if s else 'hard'} {t}" for s, t in ROWS])
@@ -94,7 +107,7 @@ def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
     charts = [banker.chart(n, level) for level in range(banker.levels)]
     chart = charts[0]
     values = np.vstack([c.drop(columns="stake x").to_numpy(dtype=float) for c in charts])
-    image = ax.imshow(values, cmap="viridis", aspect="auto", vmin=12, vmax=22)
+    image = _cells(ax, values, "viridis", 12, 22)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
             v = int(values[i, j])
