@@ -372,17 +372,21 @@ def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
         return ""
     label = [f"{r.variant} / {r.strategy}" for r in paired.itertuples()]
     base = [f"{r.baseline_variant} / {r.baseline_strategy}" for r in paired.itertuples()]
-    lw, bw = max(12, *map(len, label)) + 2, max(10, *map(len, base)) + 2
+    rows = [[text, against, _pct(r.diff, 3), _pct(r.diff_stderr, 3),
+             _pct(r.independent_stderr, 3),
+             "" if math.isnan(r.variance_reduction) else f"{r.variance_reduction:.1f}",
+             _pct(r.diff_exact, 3), "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"]
+            for text, against, r in zip(label[:limit], base[:limit], paired.itertuples())]
+    header = ["row", "baseline", "diff", "± paired", "± indep.", "VRF", "exact", "z"]
+    # Each column as wide as its widest cell and a space more, so that no two cells touch
+    # (a variance reduction in the thousands took the space before the next column).
+    widths = [max(len(row[i]) for row in [header, *rows]) + (2 if i < 2 else 1)
+              for i in range(len(header))]
     lines = [f"paired differences from the baseline (row minus baseline), "
-             f"{paired['headline_basis'].iloc[0]}, in points of %",
-             f"{'row':<{lw}}{'baseline':<{bw}}{'diff':>9}{'± paired':>10}{'± indep.':>10}"
-             f"{'VRF':>7}{'exact':>9}{'z':>7}"]
-    for text, against, r in zip(label[:limit], base[:limit], paired.itertuples()):
-        vrf = "" if math.isnan(r.variance_reduction) else f"{r.variance_reduction:.1f}"
-        z = "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"
-        lines.append(f"{text:<{lw}}{against:<{bw}}{_pct(r.diff, 3):>9}"
-                     f"{_pct(r.diff_stderr, 3):>10}{_pct(r.independent_stderr, 3):>10}{vrf:>7}"
-                     f"{_pct(r.diff_exact, 3):>9}{z:>7}")
+             f"{paired['headline_basis'].iloc[0]}, in points of %"]
+    for row in [header, *rows]:
+        lines.append("".join(f"{cell:<{w}}" if i < 2 else f"{cell:>{w}}"
+                             for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
     if len(paired) > limit:
         lines.append(f"... {len(paired) - limit} more in comparisons.csv")
     notes = paired["note"].dropna().astype(str)

@@ -6,6 +6,7 @@ import math
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
@@ -120,3 +121,24 @@ def test_a_difference_of_a_row_with_itself_has_no_error():
 @pytest.mark.parametrize("dof", [1, 2, 3, 9, 30, 255, 999])
 def test_t95_is_students_two_sided_quantile(dof):
     assert t95(dof) == scipy_stats.t.ppf(0.975, dof)
+
+
+def test_terminal_comparison_cells_never_run_together():
+    from sim.report import comparison_terminal
+
+    paired = pd.DataFrame({
+        "variant": ["no-fifth-card-buy", "b"], "strategy": ["optimal", "s"],
+        "baseline_variant": ["british-home", "a"], "baseline_strategy": ["optimal", "s"],
+        "diff": [0.02774, -12.3456], "diff_stderr": [0.00136, 0.5],
+        "independent_stderr": [0.16335, 0.6], "variance_reduction": [14406.2, 1.4],
+        "diff_exact": [math.nan, -12.3], "diff_z": [math.nan, -0.09],
+        "headline_basis": ["per initial stake"] * 2, "note": ["", ""]})
+    lines = comparison_terminal(paired).splitlines()
+    header, first = lines[1].split(), lines[2].split()
+    assert header == ["row", "baseline", "diff", "±", "paired", "±", "indep.", "VRF", "exact",
+                      "z"]
+    # Every number stands apart: the row reads back as its cells.
+    assert first == ["no-fifth-card-buy", "/", "optimal", "british-home", "/", "optimal",
+                     "2.774", "0.136", "16.335", "14406.2"]
+    assert lines[3].split()[6:] == ["-1234.560", "50.000", "60.000", "1.4", "-1230.000",
+                                    "-0.09"]
