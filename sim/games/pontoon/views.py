@@ -11,6 +11,7 @@ someone else, never the pack.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -34,8 +35,10 @@ class Buy:
     amount: float
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def hand_totals(cards: tuple[int, ...]) -> tuple[int, bool]:
-    """(best total, soft) of ranks."""
+    """(best total, soft) of ranks (remembered: the reference deal asks it of the same hand
+    for every action it checks, and each answer is a call into compiled code)."""
     hard = int(sum(VALUES[c] for c in cards))
     total, soft = best_total(hard, 0 in cards)
     return int(total), bool(soft)
