@@ -60,10 +60,10 @@ def enumerate_deals(rules, player, banker):
     probs = rules.rank_probabilities()
     size = 10**6 if rules.infinite_deck else rules.n_cards
     totals = np.zeros(6)
+    finite = dataclasses.replace(rules, infinite_deck=False)
 
     def walk(prefix, prob):
-        session = Session(dataclasses.replace(rules, infinite_deck=False), player, banker,
-                          None)
+        session = Session(finite, player, banker, None)
         session.pack = PrefixPack(prefix, size)
         try:
             deal = session.play(np.random.default_rng(0))
