@@ -380,7 +380,8 @@ def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
     header = ["row", "baseline", "diff", "± paired", "± indep.", "VRF", "exact", "z"]
     # Each column as wide as its widest cell and a space more, so that no two cells touch
     # (a variance reduction in the thousands took the space before the next column).
-    widths = [max(len(row[i]) for row in [header, *rows]) + (2 if i < 2 else 1)
+    least = [14, 12, 9, 10, 10, 7, 9, 7]
+    widths = [max(least[i], max(len(row[i]) for row in [header, *rows]) + (2 if i < 2 else 1))
               for i in range(len(header))]
     lines = [f"paired differences from the baseline (row minus baseline), "
              f"{paired['headline_basis'].iloc[0]}, in points of %"]
