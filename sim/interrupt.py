@@ -10,6 +10,10 @@ finish and raises at the next line of the Python code that called the kernel, by
 set on that frame alone (a retry by timer would not do: the first bytecode after every kernel call
 is the callback again). Compiled kernels run no bytecode, so the delay is at most the rest of one
 kernel call. Interrupting numba while it compiles is clean, and is not delayed.
+
+A finalizer is the same kind of place: Python prints and drops what a ``__del__`` method or a
+weakref callback raises (llvmlite frees compiled objects in ``__del__``, which the collector
+runs at any moment), so there too the interrupt is raised in the code the finalizer interrupted.
 """
 
 from __future__ import annotations
@@ -33,14 +37,25 @@ _OBJECT_CACHE = os.sep + os.path.join("llvmlite", "binding", "executionengine.py
 _NUMBA = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 
 
-def _in_callback(frame: FrameType | None) -> bool:
+_WEAKREF = os.sep + "weakref.py"
+
+
+def _loses_exceptions(frame: FrameType) -> bool:
+    """Whether what this frame raises is lost: a numba or llvmlite callback from C, or a
+    finalizer (``__del__``, a weakref callback)."""
+    code = frame.f_code
+    return (code.co_filename.endswith(_CALLBACKS)
+            or (code.co_name in _CACHE_CALLBACKS and code.co_filename.endswith(_OBJECT_CACHE))
+            or code.co_name == "__del__" or code.co_filename.endswith(_WEAKREF))
+
+
+def _outermost_lossy(frame: FrameType | None) -> FrameType | None:
+    found = None
     while frame is not None:
-        code = frame.f_code
-        if code.co_filename.endswith(_CALLBACKS) or (
-                code.co_name in _CACHE_CALLBACKS and code.co_filename.endswith(_OBJECT_CACHE)):
-            return True
+        if _loses_exceptions(frame):
+            found = frame
         frame = frame.f_back
-    return False
+    return found
 
 
 def _raise_in(frame: FrameType) -> None:
@@ -57,10 +72,15 @@ def _raise_in(frame: FrameType) -> None:
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
-    if not _in_callback(frame):
+    lossy = _outermost_lossy(frame)
+    if lossy is None:
         raise KeyboardInterrupt
-    caller = frame
-    while caller is not None and any(p in caller.f_code.co_filename for p in _NUMBA):
+    caller = lossy.f_back
+    # Below a finalizer any Python frame may raise; below numba's callbacks, its own frames
+    # around the compiled call may not.
+    finalizer = lossy.f_code.co_name == "__del__" or lossy.f_code.co_filename.endswith(_WEAKREF)
+    while (caller is not None and not finalizer
+           and any(p in caller.f_code.co_filename for p in _NUMBA)):
         caller = caller.f_back
     if caller is None:
         raise KeyboardInterrupt
