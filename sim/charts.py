@@ -382,6 +382,10 @@ def line_chart(frame: pd.DataFrame, x: str, y: str, hue: str, ax: Axes | None = 
 def add_footer(fig: Figure, text: str) -> None:
     """A small grey line under everything else on the figure (placed when it is saved, by
     :func:`figure_bytes`)."""
+    if getattr(fig, "_houseedge_footer", None) == text:
+        return  # a chart shared by several files: laid out and saved already
+    if getattr(fig, "_houseedge_footer_placed", False):
+        raise ValueError("this figure is saved with another footer already")
     fig._houseedge_footer = text  # type: ignore[attr-defined]
     fig._houseedge_area = None  # type: ignore[attr-defined]  # the saved area takes it in
 
@@ -401,15 +405,33 @@ def _place_footer(fig: Figure) -> None:
 
 def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | None = None,
                  close: bool = True) -> bytes:
-    """The figure as PNG or SVG bytes, the same bytes for the same figure (no dates)."""
+    """The figure as PNG or SVG bytes, the same bytes for the same figure (no dates).
+
+    A chart that several files may share (one variant's exact chart standing for others',
+    marked by :func:`mark_shared`) keeps its bytes: it is drawn once, whichever file asks
+    first, and answers even closed.
+    """
     if footer:
         add_footer(fig, footer)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=dpi, bbox_inches=_settled_area(fig),
-                metadata=METADATA.get(fmt))
+    saved = getattr(fig, "_houseedge_saved", None)
+    if saved is not None and (fmt, dpi) in saved:
+        data = saved[(fmt, dpi)]
+    else:
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, dpi=dpi, bbox_inches=_settled_area(fig),
+                    metadata=METADATA.get(fmt))
+        data = buffer.getvalue()
+        if saved is not None:
+            saved[(fmt, dpi)] = data
     if close:
         plt.close(fig)
-    return buffer.getvalue()
+    return data
+
+
+def mark_shared(fig: Figure) -> None:
+    """Keep the figure's saved bytes (:func:`figure_bytes`): several files will hold it."""
+    if getattr(fig, "_houseedge_saved", None) is None:
+        fig._houseedge_saved = {}  # type: ignore[attr-defined]
 
 
 def _settled_area(fig: Figure) -> Bbox:

@@ -184,8 +184,9 @@ def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
                 yield ""
                 yield f"# {variant.name}: {name}"
                 yield from table_text(table).splitlines()
-        if out:
-            from sim.charts import save
+    if out:
+        from sim.charts import save
 
-            for name, figure in game.exact_charts(variant.rules).items():
-                save(figure, out / f"{variant.name}-{name}.png")
+        for variant_name, name, figure in game.variant_exact_charts(
+                (v.name, v.rules) for v in exp.variants):
+            save(figure, out / f"{variant_name}-{name}.png")

@@ -453,11 +453,10 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
         yield (name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
                "beside exact).", figure)
     if exact_odds:
-        for variant in exp.variants:
-            for name, figure in game.exact_charts(variant.rules).items():
-                yield (f"odds-{variant.name}-{name}.png",
-                       f"{variant.name}: {name.replace('-', ' ').replace('_', ' ')} (exact).",
-                       figure)
+        for variant, name, figure in game.variant_exact_charts(
+                (v.name, v.rules) for v in exp.variants):
+            yield (f"odds-{variant}-{name}.png",
+                   f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
 
 
 TEXT_COLUMNS = ("note", "stderr_source", "exact_note")

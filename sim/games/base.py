@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -323,6 +323,38 @@ class Game(ABC, Generic[RulesT, TableT]):
         """Odds charts of the exact values (name -> matplotlib Figure)."""
         return {}
 
+    def exact_chart_keys(self, rules: RulesT) -> dict[str, Hashable]:
+        """What each exact chart is drawn from (name -> hashable key), for games whose
+        variants often differ in what a chart does not show: variants of equal key share the
+        chart, drawn once (:meth:`variant_exact_charts`). Empty (the default): each variant
+        draws its own. Where given, it names every chart of :meth:`exact_charts`."""
+        return {}
+
+    def variant_exact_charts(self, variants: Iterable[tuple[str, RulesT]]
+                             ) -> Iterator[tuple[str, str, Any]]:
+        """(variant name, chart name, Figure) for the exact charts of each (name, rules), in
+        order. A chart whose key an earlier variant had comes as that variant's Figure, the
+        same object (whose saved bytes :func:`sim.charts.figure_bytes` keeps), not drawn
+        again."""
+        drawn: dict[tuple[str, Hashable], Any] = {}
+        for variant, rules in variants:
+            keys = self.exact_chart_keys(rules)
+            if keys and all((name, key) in drawn for name, key in keys.items()):
+                figures = {name: drawn[(name, key)] for name, key in keys.items()}
+            else:
+                figures = self.exact_charts(rules)
+                for name, figure in figures.items():
+                    if name not in keys:
+                        continue
+                    earlier = drawn.setdefault((name, keys[name]), figure)
+                    if earlier is figure:
+                        _shareable(figure)
+                    else:
+                        _discard(figure)
+                        figures[name] = earlier
+            for name, figure in figures.items():
+                yield variant, name, figure
+
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""
         return []
@@ -377,3 +409,16 @@ class Game(ABC, Generic[RulesT, TableT]):
         """Game-specific charts of a run: file name -> matplotlib Figure, from the merged
         statistics of each (variant, strategy) and the rules of each variant."""
         return {}
+
+
+def _shareable(figure: Any) -> None:
+    from sim.charts import mark_shared
+
+    mark_shared(figure)
+
+
+def _discard(figure: Any) -> None:
+    """Free a figure drawn but not needed (another variant's is the same chart)."""
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)

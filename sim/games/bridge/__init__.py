@@ -204,6 +204,10 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
 
         return {"hcp": hcp_chart(), "splits": split_chart()}
 
+    def exact_chart_keys(self, rules: BridgeRules) -> dict[str, Any]:
+        """The deal's odds are the same under every scoring: one chart each for all."""
+        return {"hcp": (), "splits": ()}
+
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, BridgeRules]) -> dict[str, Any]:
         """``hcp.png`` and ``splits.png``: exact bars with the simulated shares of the survey

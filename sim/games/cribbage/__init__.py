@@ -273,6 +273,11 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
         return {"scores": score_chart(bars, title=f"Cribbage, {rules.cards_dealt} cards dealt, "
                                       f"{rules.players} players: show scores, exact")}
 
+    def exact_chart_keys(self, rules: CribbageRules) -> dict[str, Any]:
+        """The show scores are drawn from the hand's size, the cards dealt and the players
+        (what :meth:`_distributions` and the title read): the scoring variants share them."""
+        return {"scores": (rules.hand_size, rules.cards_dealt, rules.players)}
+
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
                      rules: Mapping[str, CribbageRules]) -> dict[str, Any]:
         """``hand_scores.png``: per variant, each strategy's simulated own-hand scores over

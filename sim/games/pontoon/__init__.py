@@ -336,6 +336,15 @@ class PontoonGame(Game[PontoonRules, Tables]):
                 "optimal-v-stand17": strategy_figure(punter.player, answer.banker, rules,
                                                      title=title)}
 
+    def exact_chart_keys(self, rules: PontoonRules) -> dict[str, Any]:
+        """The twist odds are drawn from the law of a card's value and the number of packs
+        (its title); the optimal punter's chart from everything the solver reads (the
+        infinite-deck rules themselves, shared by variants that differ in the pack only)."""
+        from sim.games.pontoon.exact_infinite import infinite_rules, value_law
+
+        return {"twist-odds": (rules.packs, value_law(rules).tobytes()),
+                "optimal-v-stand17": infinite_rules(rules)}
+
     def exact_tables(self, rules: PontoonRules) -> dict[str, pd.DataFrame]:
         """Threshold punters against fixed bankers, and the optimal punter's chart against a
         banker standing on 17 (exact, infinite deck)."""

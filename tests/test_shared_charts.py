@@ -1,0 +1,96 @@
+"""Exact charts shared by variants: drawn once, the same bytes in every variant's file, and
+shared only where the chart is truly the same."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.figure import Figure
+
+from sim import charts, games
+from sim.cli import main
+
+ROOT = Path(__file__).parents[1]
+KEYED = [name for name in games.names()
+         if games.get(name).exact_chart_keys(next(iter(games.get(name).presets.values())))]
+
+
+def _variants(game_name: str) -> list[tuple[str, object]]:
+    """Every preset of the game and every variant of the shipped experiments of that game."""
+    game = games.get(game_name)
+    found = [(f"preset {name}", rules) for name, rules in game.presets.items()]
+    for path in sorted((ROOT / "experiments").glob("*.toml")):
+        data = tomllib.loads(path.read_text())
+        if data.get("game") != game_name:
+            continue
+        base = data.get("rules", {})
+        for name, own in data.get("variants", {"": {}}).items():
+            merged = {**base, **own}
+            preset = merged.pop("preset", next(iter(game.presets)))
+            found.append((f"{path.stem}/{name}", game.make_rules(preset, merged)))
+    return found
+
+
+def test_some_games_share_charts():
+    assert {"bridge", "pontoon"} <= set(KEYED)
+
+
+@pytest.mark.parametrize("game_name", KEYED)
+def test_keys_name_every_chart_and_equal_keys_draw_the_same_chart(game_name):
+    game = games.get(game_name)
+    groups: dict[tuple[str, object], list[str]] = defaultdict(list)
+    rules_of = {}
+    for label, rules in _variants(game_name):
+        rules_of[label] = rules
+        for name, key in game.exact_chart_keys(rules).items():
+            groups[(name, key)].append(label)
+    first = next(iter(game.presets.values()))
+    figures = game.exact_charts(first)
+    assert set(figures) == set(game.exact_chart_keys(first))
+    for figure in figures.values():
+        plt.close(figure)
+    shared = []
+    for (name, _key), labels in groups.items():
+        distinct = list({rules_of[label]: label for label in labels}.items())
+        if len(distinct) > 1:
+            # The first and the variant whose rules differ from it the most.
+            base = distinct[0][0]
+            far = max(distinct[1:], key=lambda item: _differences(base, item[0]))
+            shared.append((name, [distinct[0], far]))
+    assert shared, "no two variants share a chart: nothing is tested"
+    for name, pair in shared:
+        svgs = set()
+        for rules, _label in pair:
+            svgs.add(charts.figure_bytes(game.exact_charts(rules)[name], "svg"))
+            plt.close("all")
+        assert len(svgs) == 1, f"{name}: {[label for _, label in pair]} share a key but draw " \
+                               "differently"
+
+
+def _differences(a, b) -> int:
+    return sum(getattr(a, f.name) != getattr(b, f.name) for f in dataclasses.fields(a))
+
+
+def test_a_run_draws_a_shared_chart_once_and_writes_it_for_every_variant(tmp_path,
+                                                                         monkeypatch):
+    saved = []
+    real = Figure.savefig
+
+    def counting(self, *args, **kwargs):
+        saved.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", counting)
+    out = tmp_path / "r"
+    assert main(["run", str(ROOT / "experiments" / "bridge.toml"), "--out", str(out),
+                 "--quiet", "rounds=1000"]) == 0
+    hcp = sorted(out.glob("odds-*-hcp.png"))
+    assert len(hcp) == 4 and len({p.read_bytes() for p in hcp}) == 1
+    # Each figure is saved twice (PNG and SVG) however many files hold it.
+    assert len(saved) == 2 * len(set(map(id, saved)))
+    assert len(set(map(id, saved))) == len({p.read_bytes() for p in out.glob("*.png")})
