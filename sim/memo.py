@@ -5,10 +5,17 @@ hold a gigabyte: a bonus policy table over (phase, wagering left, balance) is 40
 experiment of 21 rows built every one of them and kept them all. Here the bound is in bytes
 (``cachetools.LRUCache`` with a size function), so a process keeps the tables it is using and
 drops the least recently used first.
+
+A table that was slow to build (a bonus's optimal policy: a dynamic programme of seconds) is
+not dropped but put away compressed: its arrays are mostly runs of one value (40 MB become
+about 1.4 MB with zlib at level 1, in a tenth of a second), so a run that checks every row's
+table first and plays them afterwards builds each once.
 """
 
 from __future__ import annotations
 
+import time
+import zlib
 from collections.abc import Callable, Hashable
 from dataclasses import fields, is_dataclass
 from typing import Any, TypeVar
@@ -19,6 +26,8 @@ import numpy as np
 T = TypeVar("T")
 
 TABLE_BYTES = 32 * 2**20  # what one process may keep of large tables, beside the one in use
+PACKED_BYTES = 64 * 2**20  # what it may keep of slow tables put away compressed
+SLOW_BUILD = 0.5  # seconds: a table slower than this to build is kept compressed when let go
 
 
 def nbytes(value: Any) -> int:
@@ -37,9 +46,26 @@ class TableCache(cachetools.LRUCache):
     keeps the table last asked for whatever its size: a strategy that looks up its table at
     every decision (on the reference path) must not rebuild it each time."""
 
-    def __init__(self, max_bytes: int = TABLE_BYTES) -> None:
+    def __init__(self, max_bytes: int = TABLE_BYTES, packed_bytes: int = PACKED_BYTES) -> None:
         super().__init__(maxsize=max_bytes, getsizeof=nbytes)
         self.last: tuple[Hashable, Any] | None = None
+        self.slow: set[Hashable] = set()  # keys whose tables are worth keeping compressed
+        self.packed: cachetools.LRUCache = cachetools.LRUCache(
+            maxsize=packed_bytes, getsizeof=lambda item: item[1])
+
+    def popitem(self) -> tuple[Hashable, Any]:
+        key, value = super().popitem()
+        self.put_away(key, value)
+        return key, value
+
+    def put_away(self, key: Hashable, value: Any) -> None:
+        """Keep a slow table compressed as it leaves the cache (a quick one is let go)."""
+        if key in self.slow and key not in self.packed:
+            packed = _pack(value)
+            try:
+                self.packed[key] = (packed, sum(len(b) for _, _, b in packed[1].values()) + 1)
+            except ValueError:  # larger than the whole store
+                pass
 
 
 def table_cache(max_bytes: int = TABLE_BYTES) -> TableCache:
@@ -54,11 +80,62 @@ def remember(cache: TableCache, key: Hashable, build: Callable[[], T]) -> T:
     try:
         value = cache[key]
     except KeyError:
+        if cache.last is not None and cache.last[0] not in cache:
+            cache.put_away(*cache.last)  # the last one, too large for the cache itself
         cache.last = None  # let the previous table go before building the next
-        value = build()
+        kept = cache.packed.pop(key, None)
+        if kept is not None:
+            value = _unpack(kept[0])
+        else:
+            started = time.perf_counter()
+            value = build()
+            if time.perf_counter() - started > SLOW_BUILD:
+                cache.slow.add(key)
         try:
             cache[key] = value
         except ValueError:  # larger than the whole cache: kept as the last one only
             pass
     cache.last = (key, value)
     return value
+
+
+def _pack(value: Any) -> tuple[Any, dict[str, tuple[np.dtype, tuple[int, ...], bytes]]]:
+    """An array, or a dataclass's arrays, compressed (what :func:`_unpack` restores)."""
+    if isinstance(value, np.ndarray):
+        arrays, rest = {"": value}, None
+    else:
+        arrays = {f.name: getattr(value, f.name) for f in fields(value)
+                  if isinstance(getattr(value, f.name), np.ndarray)}
+        rest = _without(value, arrays)
+    return rest, {name: (a.dtype, a.shape, zlib.compress(memoryview(np.ascontiguousarray(a)), 1))
+                  for name, a in arrays.items()}
+
+
+def _without(value: Any, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The dataclass's other fields and its type: what it is rebuilt from."""
+    return {"type": type(value), **{f.name: getattr(value, f.name) for f in fields(value)
+                                    if f.name not in arrays}}
+
+
+def _unpack(packed: tuple[Any, dict[str, tuple[np.dtype, tuple[int, ...], bytes]]]) -> Any:
+    rest, arrays = packed
+    restored = {name: _inflate(data, dtype, shape) for name, (dtype, shape, data) in arrays.items()}
+    if "" in restored:
+        return restored[""]
+    rest = dict(rest)
+    return rest.pop("type")(**rest, **restored)
+
+
+def _inflate(data: bytes, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """Decompress straight into a new array, a megabyte at a time (no copy of the whole)."""
+    out = np.empty(shape, dtype=dtype)
+    view = memoryview(out).cast("B")
+    inflater, pos = zlib.decompressobj(), 0
+    while pos < len(view):
+        chunk = inflater.decompress(data, 1 << 20)
+        if not chunk:
+            raise ValueError("a compressed table ended early")
+        data = inflater.unconsumed_tail
+        view[pos:pos + len(chunk)] = chunk
+        pos += len(chunk)
+    return out

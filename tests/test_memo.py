@@ -30,3 +30,35 @@ def test_nbytes_counts_the_arrays_of_a_dataclass():
                         np.zeros(4, np.int32), np.zeros(4, np.int8))
     assert nbytes(table) == 24 + 6 + 16 + 4
     assert nbytes("not an array") == 1
+
+
+def test_a_slow_table_let_go_is_kept_compressed_and_comes_back_equal(monkeypatch):
+    import sim.memo as memo
+    from sim.games.bonus.grid import PolicyTable
+
+    cache = table_cache(max_bytes=3000)
+    builds = []
+    monkeypatch.setattr(memo, "SLOW_BUILD", -1.0)  # every build counts as slow
+
+    def build(key):
+        def make():
+            builds.append(key)
+            stake = np.zeros((2, 500), np.int32)
+            stake[:, 100:] = 7
+            return PolicyTable(stake, np.ones((2, 500), np.int8), np.arange(4, dtype=np.int32),
+                               np.zeros(4, np.int8))
+        return make
+
+    first = remember(cache, "slow", build("slow"))
+    remember(cache, "other", build("other"))  # "slow" leaves the cache: put away compressed
+    assert "slow" not in cache and "slow" in cache.packed
+    again = remember(cache, "slow", build("slow"))
+    assert builds == ["slow", "other"]  # not built a second time
+    for name in ("stake", "game", "rich_stake", "rich_game"):
+        a, b = getattr(first, name), getattr(again, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b) and b.flags.writeable
+    # A quick table is let go as before.
+    monkeypatch.setattr(memo, "SLOW_BUILD", 1e9)
+    remember(cache, "quick", lambda: np.zeros(5000, np.uint8))
+    remember(cache, "x", lambda: np.zeros(10, np.uint8))
+    assert "quick" not in cache.packed
