@@ -6,8 +6,8 @@ experiment of 21 rows built every one of them and kept them all. Here the bound 
 (``cachetools.LRUCache`` with a size function), so a process keeps the tables it is using and
 drops the least recently used first.
 
-A table that was slow to build (a bonus's optimal policy: a dynamic programme of seconds) is
-not dropped but put away compressed: its arrays are mostly runs of one value (40 MB become
+A table slower to build than to compress (a bonus's optimal policy: a dynamic programme of up
+to seconds) is not dropped but put away compressed: its arrays are mostly runs of one value (40 MB become
 about 1.4 MB with zlib at level 1, in a tenth of a second), so a run that checks every row's
 table first and plays them afterwards builds each once.
 """
@@ -27,7 +27,9 @@ T = TypeVar("T")
 
 TABLE_BYTES = 32 * 2**20  # what one process may keep of large tables, beside the one in use
 PACKED_BYTES = 64 * 2**20  # what it may keep of slow tables put away compressed
-SLOW_BUILD = 0.5  # seconds: a table slower than this to build is kept compressed when let go
+# A table is kept compressed when let go if building it took longer than twice compressing
+# it would (zlib at level 1 packs about 250 MB a second of these tables).
+COMPRESS_RATE = 250e6
 
 
 def nbytes(value: Any) -> int:
@@ -89,7 +91,7 @@ def remember(cache: TableCache, key: Hashable, build: Callable[[], T]) -> T:
         else:
             started = time.perf_counter()
             value = build()
-            if time.perf_counter() - started > SLOW_BUILD:
+            if time.perf_counter() - started > 2 * nbytes(value) / COMPRESS_RATE:
                 cache.slow.add(key)
         try:
             cache[key] = value

@@ -38,7 +38,7 @@ def test_a_slow_table_let_go_is_kept_compressed_and_comes_back_equal(monkeypatch
 
     cache = table_cache(max_bytes=3000)
     builds = []
-    monkeypatch.setattr(memo, "SLOW_BUILD", -1.0)  # every build counts as slow
+    monkeypatch.setattr(memo, "COMPRESS_RATE", 1e30)  # every build counts as slow
 
     def build(key):
         def make():
@@ -58,7 +58,7 @@ def test_a_slow_table_let_go_is_kept_compressed_and_comes_back_equal(monkeypatch
         a, b = getattr(first, name), getattr(again, name)
         assert a.dtype == b.dtype and np.array_equal(a, b) and b.flags.writeable
     # A quick table is let go as before.
-    monkeypatch.setattr(memo, "SLOW_BUILD", 1e9)
+    monkeypatch.setattr(memo, "COMPRESS_RATE", 1e-9)
     remember(cache, "quick", lambda: np.zeros(5000, np.uint8))
     remember(cache, "x", lambda: np.zeros(10, np.uint8))
     assert "quick" not in cache.packed
