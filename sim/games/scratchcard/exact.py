@@ -107,16 +107,19 @@ def total_distribution(pool: Pool, k: int, *, replace: bool | None = None,
     return _sparse(_hypergeometric_total(units, pool.counts, k, top), step)
 
 
-def _shift_add(out: np.ndarray, row: np.ndarray, shift: int, q: float) -> None:
+def _shift_add(out: np.ndarray, row: np.ndarray, shift: int, q: float,
+               reach: int | None = None) -> None:
     """``out[v + shift] += q * row[v]``, totals at or past the last bin counted there (the
-    cap; without one the last bin is the largest total possible)."""
+    cap; without one the last bin is the largest total possible). ``reach``: the last entry
+    of ``row`` that is not zero, if known (the zeros past it add nothing, and are skipped)."""
     top = len(out) - 1
     if shift >= top:
         out[top] += q * row.sum()
         return
     fit = min(len(row), top - shift)  # the entries that land below the last bin
-    out[shift:shift + fit] += q * row[:fit]
-    if fit < len(row):
+    n = fit if reach is None else min(fit, reach + 1)
+    out[shift:shift + n] += q * row[:n]
+    if fit < len(row) and (reach is None or reach >= fit):
         out[top] += q * row[fit:].sum()
 
 
@@ -150,13 +153,14 @@ def _hypergeometric_total(units: np.ndarray, counts: np.ndarray, k: int, top: in
         nxt = np.zeros_like(state)
         for r in range(k + 1):
             row = state[r]
-            if not row.any():
+            live = np.flatnonzero(row)
+            if not len(live):
                 continue
             cs = np.arange(0, min(size, r) + 1)
             pmf = hypergeom.pmf(cs, rest, size, r) if rest else np.ones(1)
             for c, q in zip(cs.tolist(), pmf.tolist()):
                 if q != 0.0:
-                    _shift_add(nxt[r - c], row, c * worth, q)
+                    _shift_add(nxt[r - c], row, c * worth, q, int(live[-1]))
         state = nxt
         rest -= size
     return state[0]
