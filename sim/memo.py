@@ -7,9 +7,9 @@ experiment of 21 rows built every one of them and kept them all. Here the bound 
 drops the least recently used first.
 
 A table slower to build than to compress (a bonus's optimal policy: a dynamic programme of up
-to seconds) is not dropped but put away compressed: its arrays are mostly runs of one value (40 MB become
-about 1.4 MB with zlib at level 1, in a tenth of a second), so a run that checks every row's
-table first and plays them afterwards builds each once.
+to seconds) is not dropped but put away compressed: its arrays are mostly runs of one value (40
+MB become about 1.4 MB with zlib at level 1, in a tenth of a second), so a run that checks
+every row's table first and plays them afterwards builds each once.
 """
 
 from __future__ import annotations

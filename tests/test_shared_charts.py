@@ -94,3 +94,20 @@ def test_a_run_draws_a_shared_chart_once_and_writes_it_for_every_variant(tmp_pat
     # Each figure is saved twice (PNG and SVG) however many files hold it.
     assert len(saved) == 2 * len(set(map(id, saved)))
     assert len(set(map(id, saved))) == len({p.read_bytes() for p in out.glob("*.png")})
+
+
+def test_log_tick_labels_are_plain_text():
+    from sim.charts import figure_bytes, plain_log_label
+
+    assert plain_log_label(r"$\mathdefault{10^{-3}}$") == "10⁻³"
+    assert plain_log_label(r"$\mathdefault{2\times10^{-3}}$") == "2×10⁻³"
+    assert plain_log_label(r"$\mathdefault{-10^{2}}$") == "−10²"
+    assert plain_log_label(r"$\mathdefault{0}$") == "0"
+    assert plain_log_label(r"$\mathdefault{10^{2.50}}$") == r"$\mathdefault{10^{2.50}}$"
+    fig, ax = plt.subplots()
+    ax.plot([1e-6, 1e2], [1, 2])
+    ax.set_xscale("log")
+    figure_bytes(fig, "svg", close=False)
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert "10⁻⁴" in labels and not any("$" in label for label in labels)
+    plt.close(fig)
