@@ -417,6 +417,8 @@ def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | No
     saved = getattr(fig, "_houseedge_saved", None)
     if saved is not None and (fmt, dpi) in saved:
         data = saved[(fmt, dpi)]
+    elif getattr(fig, "_houseedge_stand_in", False):
+        raise ValueError(f"this chart was saved as {sorted(saved)} only, not as {fmt} at {dpi}")
     else:
         buffer = io.BytesIO()
         fig.savefig(buffer, format=fmt, dpi=dpi, bbox_inches=_settled_area(fig),
@@ -427,6 +429,21 @@ def figure_bytes(fig: Figure, fmt: str = "png", dpi: int = 110, footer: str | No
     if close:
         plt.close(fig)
     return data
+
+
+def saved_stand_in(fig: Figure) -> Figure:
+    """For a shared figure already saved: an empty figure holding only its saved bytes and
+    footer, which :func:`figure_bytes` answers from (and refuses a format not saved); the
+    figure itself where nothing was saved yet."""
+    saved = getattr(fig, "_houseedge_saved", None)
+    if not saved:
+        return fig
+    stand_in = Figure()
+    stand_in._houseedge_saved = dict(saved)  # type: ignore[attr-defined]
+    stand_in._houseedge_stand_in = True  # type: ignore[attr-defined]
+    stand_in._houseedge_footer = getattr(fig, "_houseedge_footer", None)  # type: ignore
+    stand_in._houseedge_footer_placed = True  # type: ignore[attr-defined]
+    return stand_in
 
 
 def mark_shared(fig: Figure) -> None:

@@ -111,3 +111,20 @@ def test_log_tick_labels_are_plain_text():
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert "10⁻⁴" in labels and not any("$" in label for label in labels)
     plt.close(fig)
+
+
+def test_a_saved_shared_chart_is_held_as_its_bytes_only():
+    game = games.get("bridge")
+    rules = next(iter(game.presets.values()))
+    seen = {}
+    for variant, name, figure in game.variant_exact_charts([("a", rules), ("b", rules)]):
+        png = charts.figure_bytes(figure, "png", close=False)
+        if variant == "a":
+            seen[name] = png, charts.figure_bytes(figure, "svg")
+        else:
+            # The second variant's chart: a stand-in with the first one's bytes, no artists.
+            assert png == seen[name][0] and not figure.axes
+            assert charts.figure_bytes(figure, "svg") == seen[name][1]
+            with pytest.raises(ValueError, match="saved as"):
+                charts.figure_bytes(figure, "pdf")
+    assert set(seen) == {"hcp", "splits"}

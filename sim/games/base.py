@@ -333,9 +333,10 @@ class Game(ABC, Generic[RulesT, TableT]):
     def variant_exact_charts(self, variants: Iterable[tuple[str, RulesT]]
                              ) -> Iterator[tuple[str, str, Any]]:
         """(variant name, chart name, Figure) for the exact charts of each (name, rules), in
-        order. A chart whose key an earlier variant had comes as that variant's Figure, the
-        same object (whose saved bytes :func:`sim.charts.figure_bytes` keeps), not drawn
-        again."""
+        order. A chart whose key an earlier variant had comes as that variant's Figure, not
+        drawn again: the same object, or, once the caller has saved it, a stand-in holding
+        only its saved bytes (:func:`sim.charts.saved_stand_in`; a drawn figure holds its
+        pixels, megabytes each)."""
         drawn: dict[tuple[str, Hashable], Any] = {}
         for variant, rules in variants:
             keys = self.exact_chart_keys(rules)
@@ -354,6 +355,8 @@ class Game(ABC, Generic[RulesT, TableT]):
                         figures[name] = earlier
             for name, figure in figures.items():
                 yield variant, name, figure
+                if name in keys and drawn.get((name, keys[name])) is figure:
+                    drawn[(name, keys[name])] = _stand_in(figure)
 
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""
@@ -415,6 +418,12 @@ def _shareable(figure: Any) -> None:
     from sim.charts import mark_shared
 
     mark_shared(figure)
+
+
+def _stand_in(figure: Any) -> Any:
+    from sim.charts import saved_stand_in
+
+    return saved_stand_in(figure)
 
 
 def _discard(figure: Any) -> None:
