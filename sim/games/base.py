@@ -337,6 +337,10 @@ class Game(ABC, Generic[RulesT, TableT]):
         drawn again: the same object, or, once the caller has saved it, a stand-in holding
         only its saved bytes (:func:`sim.charts.saved_stand_in`; a drawn figure holds its
         pixels, megabytes each)."""
+        import matplotlib.pyplot as plt
+
+        from sim.charts import mark_shared, saved_stand_in
+
         drawn: dict[tuple[str, Hashable], Any] = {}
         for variant, rules in variants:
             keys = self.exact_chart_keys(rules)
@@ -349,14 +353,14 @@ class Game(ABC, Generic[RulesT, TableT]):
                         continue
                     earlier = drawn.setdefault((name, keys[name]), figure)
                     if earlier is figure:
-                        _shareable(figure)
+                        mark_shared(figure)
                     else:
-                        _discard(figure)
+                        plt.close(figure)  # drawn but not needed: the earlier one is the same
                         figures[name] = earlier
             for name, figure in figures.items():
                 yield variant, name, figure
                 if name in keys and drawn.get((name, keys[name])) is figure:
-                    drawn[(name, keys[name])] = _stand_in(figure)
+                    drawn[(name, keys[name])] = saved_stand_in(figure)
 
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""
@@ -412,22 +416,3 @@ class Game(ABC, Generic[RulesT, TableT]):
         """Game-specific charts of a run: file name -> matplotlib Figure, from the merged
         statistics of each (variant, strategy) and the rules of each variant."""
         return {}
-
-
-def _shareable(figure: Any) -> None:
-    from sim.charts import mark_shared
-
-    mark_shared(figure)
-
-
-def _stand_in(figure: Any) -> Any:
-    from sim.charts import saved_stand_in
-
-    return saved_stand_in(figure)
-
-
-def _discard(figure: Any) -> None:
-    """Free a figure drawn but not needed (another variant's is the same chart)."""
-    import matplotlib.pyplot as plt
-
-    plt.close(figure)
