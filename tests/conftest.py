@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -10,29 +11,27 @@ import pytest
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 
+@functools.cache
+def _orderings(counts: tuple[int, ...]) -> np.ndarray:
+    # Rows in lexicographic order: each rank first, before every ordering of the rest.
+    if not any(counts):
+        return np.zeros((1, 0), dtype=np.int8)
+    blocks = []
+    for r, c in enumerate(counts):
+        if c:
+            rest = _orderings(counts[:r] + (c - 1,) + counts[r + 1:])
+            blocks.append(np.hstack([np.full((len(rest), 1), r, dtype=np.int8), rest]))
+    rows = np.concatenate(blocks)
+    rows.flags.writeable = False  # shared by every caller
+    return rows
+
+
 def distinct_orderings(counts: list[int]) -> np.ndarray:
     """Every distinct ordering of a multiset of ranks (rank r appearing counts[r] times), one
-    per row. Each is equally likely under a uniform shuffle of the cards, since each stands
-    for the same number of card orderings."""
-    total = sum(counts)
-    rows: list[list[int]] = []
-    left = list(counts)
-    current: list[int] = []
-
-    def walk() -> None:
-        if len(current) == total:
-            rows.append(list(current))
-            return
-        for r, c in enumerate(left):
-            if c:
-                left[r] -= 1
-                current.append(r)
-                walk()
-                current.pop()
-                left[r] += 1
-
-    walk()
-    return np.array(rows, dtype=np.int8)
+    per row, in lexicographic order (read-only: built once and shared). Each is equally
+    likely under a uniform shuffle of the cards, since each stands for the same number of
+    card orderings."""
+    return _orderings(tuple(counts))
 
 
 @pytest.fixture(scope="session")

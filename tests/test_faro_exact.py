@@ -26,31 +26,28 @@ FLAT = ProgressionSpec()
 
 def brute_force_bet(order_rows: np.ndarray, ranks: set[int], void_last: bool):
     """Outcome frequencies of a bet to win on ``ranks`` left until resolved, over all
-    orderings of a box (no soda; an odd last card is the hock), written independently."""
-    tally = {"win": 0, "lose": 0, "split": 0, "none": 0}
-    first = {"win": 0, "lose": 0, "split": 0, "none": 0}
-    for row in order_rows.tolist():
-        turns = len(row) // 2
-        outcome = "none"
-        for t in range(turns):
-            loser, winner = row[2 * t], row[2 * t + 1]
-            if void_last and t == turns - 1:
-                winner = -1
-            lose_in, win_in = loser in ranks, winner in ranks
-            if lose_in and win_in:
-                outcome = "split" if loser == winner else "none"
-            elif win_in:
-                outcome = "win"
-            elif lose_in:
-                outcome = "lose"
-            else:
-                continue
-            if t == 0:
-                first[outcome] += 1
-            if outcome != "none":
-                break
-        tally[outcome] += 1
-    n = len(order_rows)
+    orderings of a box (no soda; an odd last card is the hock), written independently:
+    every ordering played turn by turn, all of them at once."""
+    rows = np.asarray(order_rows, dtype=np.int64)
+    covered = np.isin(np.arange(rows.max() + 1), sorted(ranks))
+    outcome = np.full(len(rows), "none", dtype=object)
+    first = dict.fromkeys(("win", "lose", "split", "none"), 0)
+    open_ = np.ones(len(rows), dtype=bool)  # the bet still stands before this turn
+    turns = rows.shape[1] // 2
+    for t in range(turns):
+        loser, winner = rows[:, 2 * t], rows[:, 2 * t + 1]
+        lose_in = covered[loser]
+        win_in = covered[winner] & (not (void_last and t == turns - 1))  # the last winner void
+        now = np.select([lose_in & win_in & (loser == winner), lose_in & win_in, win_in, lose_in],
+                        ["split", "none", "win", "lose"], default="")
+        if t == 0:
+            for key in first:
+                first[key] = int(np.count_nonzero(now == key))
+        touched = open_ & (now != "")
+        outcome[touched] = now[touched]
+        open_ &= ~(touched & (now != "none"))
+    n = len(rows)
+    tally = {k: int(np.count_nonzero(outcome == k)) for k in ("win", "lose", "split", "none")}
     return ({k: v / n for k, v in tally.items()}, {k: v / n for k, v in first.items()})
 
 
