@@ -113,6 +113,29 @@ def test_log_tick_labels_are_plain_text():
     plt.close(fig)
 
 
+@pytest.mark.parametrize("scale, limits", [("log", (1e3, 2e3)), ("log", (3e-7, 0.4)),
+                                           ("symlog", (-50.0, 3e4))])
+def test_log_axes_make_only_the_ticks_they_draw_and_draw_the_same(scale, limits):
+    def drawn(wrap: bool):
+        fig, ax = plt.subplots(layout="constrained")
+        ax.plot(limits, [1, 2])
+        ax.set_xscale(scale)
+        ax.set_yscale(scale)
+        if wrap:
+            charts._ticks_in_view(fig)
+        fig.canvas.draw()
+        ticks = {name: sorted(round(t.get_loc(), 12) for t in axis._update_ticks())
+                 for name, axis in (("x", ax.xaxis), ("y", ax.yaxis))}
+        made = len(ax.xaxis.minorTicks) + len(ax.xaxis.majorTicks)
+        plt.close(fig)
+        return ticks, made
+
+    (plain, made_plain), (lean, made_lean) = drawn(False), drawn(True)
+    assert lean == plain and plain["x"]  # the same ticks drawn
+    # fewer ticks made (a symlog locator keeps to its view already)
+    assert made_lean < made_plain if scale == "log" else made_lean == made_plain
+
+
 def test_a_saved_shared_chart_is_held_as_its_bytes_only():
     game = games.get("bridge")
     rules = next(iter(game.presets.values()))
