@@ -543,8 +543,8 @@ class _InView(Locator):
     A log locator also returns the ticks of the decades on either side of the view, and the
     axis makes a tick (two lines, two labels) for each, lays them out and formats them at every
     draw, to drop them when it draws: a panel from 10³ to 2×10³ (a convergence chart of a short
-    run) made 16 minor ticks to draw one, and they were half of its cost. The ticks kept are a superset of those drawn (the
-    axis filters them as before), so the chart is the same."""
+    run) made 16 minor ticks to draw one, and they were half of its cost. The ticks kept are a
+    superset of those drawn (the axis filters them as before), so the chart is the same."""
 
     TOLERANCE = 1e-6  # of the view's width in the scale's coordinates: wider than the axis's
 
