@@ -105,18 +105,17 @@ def clean_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-@contextmanager
-def workers_immune() -> Iterator[None]:
-    """Worker processes started within this block never see SIGINT; the parent handles it.
+def ignore_in_worker() -> None:
+    """A worker process's initializer: SIGINT ignored for the rest of its life (a no-op in the
+    parent process and in a thread). The parent handles Ctrl-C and stops its workers.
 
-    A terminal sends Ctrl-C to every process of the job, workers included; a worker still
-    importing its modules would print a traceback of its own. SIGINT is blocked, not ignored,
-    while the workers start: the block is inherited by the threads and processes started
-    meanwhile, and a Ctrl-C that arrives in the meantime is held and delivered to this process
-    when the block ends, not lost.
+    A terminal sends Ctrl-C to every process of the job, workers included, and a loky worker
+    starts with no signal blocked, whatever the mask of the thread that started it. Caught by
+    loky, an interrupt in a task or while a worker waits for one passed in silence; between
+    two tasks (loky measuring the worker's memory) it printed a traceback of its own.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None and \
+            threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

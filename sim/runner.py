@@ -106,7 +106,7 @@ def check_backend(backend: str, scheduler: str | None) -> None:
 def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
     """Enter the backend; yields the n_jobs to hand joblib."""
     if backend != "dask":
-        with parallel_config(backend=backend):
+        with workers.loky() if backend == "loky" else parallel_config(backend=backend):
             yield jobs
         return
     try:
@@ -160,7 +160,7 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
         parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered",
                             pre_dispatch="2*n_jobs")
         if n_jobs != 1 and backend == "loky":
-            # The (reusable) worker processes, started immune to Ctrl-C, perhaps early by the
+            # The (reusable) worker processes, deaf to Ctrl-C, perhaps started early by the
             # command line (sim.workers); the run's own call below reuses them.
             workers.ready(n_jobs)
         with bar:

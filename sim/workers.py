@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import TYPE_CHECKING
 
-from sim.interrupt import workers_immune
+from sim.interrupt import ignore_in_worker
+
+if TYPE_CHECKING:
+    from joblib import parallel_config
 
 _STARTING: dict[int, threading.Thread] = {}
 
@@ -41,10 +45,20 @@ def _boot() -> int:
     return os.getpid()
 
 
-def _start_now(n_jobs: int) -> None:
-    from joblib import Parallel, delayed, parallel_config
+def loky() -> parallel_config:
+    """joblib's loky backend as houseedge runs it: its workers ignore SIGINT from before their
+    first task (:func:`sim.interrupt.ignore_in_worker`). Every parallel call of houseedge
+    takes this one configuration, so that each reuses the same workers (joblib replaces them
+    for another)."""
+    from joblib import parallel_config
 
-    with workers_immune(), parallel_config(backend="loky"):
+    return parallel_config(backend="loky", initializer=ignore_in_worker)
+
+
+def _start_now(n_jobs: int) -> None:
+    from joblib import Parallel, delayed
+
+    with loky():
         # More tasks than workers, so that each worker is asked for at least one.
         Parallel(n_jobs=n_jobs)(delayed(_boot)() for _ in range(2 * max(n_jobs, 2)))
 
@@ -52,8 +66,7 @@ def _start_now(n_jobs: int) -> None:
 def start(n_jobs: int) -> None:
     """Start ``n_jobs`` loky workers in the background (nothing for one job).
 
-    The workers start with SIGINT blocked (:func:`sim.interrupt.workers_immune`, taken in the
-    starting thread, whose mask they inherit); Ctrl-C still reaches the parent.
+    The workers ignore SIGINT (:func:`loky`); Ctrl-C reaches the parent, which stops them.
     """
     if n_jobs == 1 or n_jobs in _STARTING:
         return

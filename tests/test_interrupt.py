@@ -89,6 +89,38 @@ def test_two_jobs(tmp_path):
     _assert_clean(code, err, ": ")
 
 
+def _worker_pid() -> int:
+    time.sleep(0.1)  # long enough that every worker takes some of the tasks
+    return os.getpid()
+
+
+def _sigint_disposition() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_workers_ignore_sigint_between_tasks_and_are_reused():
+    # Ctrl-C reaches every process of the job. A loky worker starts with no signal blocked,
+    # whatever the mask of the thread that started it; one interrupted while it waited for a
+    # task died (the next call found the executor broken), between two tasks it printed a
+    # traceback of its own.
+    from joblib import Parallel, delayed
+
+    from sim import workers
+
+    workers.start(2)
+    workers.ready(2)
+    with workers.loky():
+        booted = set(Parallel(n_jobs=2)(delayed(_worker_pid)() for _ in range(8)))
+        for pid in booted:
+            os.kill(pid, signal.SIGINT)
+        time.sleep(0.3)
+        after = set(Parallel(n_jobs=2)(delayed(_worker_pid)() for _ in range(8)))
+        dispositions = set(Parallel(n_jobs=2)(delayed(_sigint_disposition)() for _ in range(4)))
+    assert len(booted) == 2 and after == booted  # the same workers, alive
+    assert dispositions == {signal.SIG_IGN}
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN  # not in this process
+
+
 def test_exact_computation_in_progress():
     proc = _start(["exact", PONTOON])
     code, err = _interrupt(proc, None, 3.0)

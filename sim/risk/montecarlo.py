@@ -33,6 +33,7 @@ from sim.risk.exact import RUIN
 from sim.risk.law import RoundLaw
 from sim.risk.spec import SessionSpec
 from sim.rng import named_seed
+from sim.workers import loky
 
 BLOCK_ROUNDS = 1 << 18  # rounds per kernel call: 2 MB of results, whatever the sessions
 MAX_BINS = 1 << 17
@@ -304,7 +305,8 @@ def simulate_sessions(game_name: str, rules: Any, strategy: Any, progression: Pr
                                 max(0, keep - i * spec.chunk_sessions), root_seed, (*key, i))
              for i, n in enumerate(sizes))
     merged: SessionStats | None = None
-    for stats in Parallel(n_jobs=jobs, return_as="generator")(calls):
-        merged = stats if merged is None else merged.merge(stats, keep)
+    with loky():  # the run's workers, reused
+        for stats in Parallel(n_jobs=jobs, return_as="generator")(calls):
+            merged = stats if merged is None else merged.merge(stats, keep)
     assert merged is not None
     return merged
