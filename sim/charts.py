@@ -240,8 +240,10 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
                         **raster)
         ax.set_yscale("log")
         if heavy:
-            ax.set_xscale("symlog", linthresh=max(1.0, float(np.min(np.abs(values[values != 0])))
-                                                  if (values != 0).any() else 1.0))
+            # The linear part ends at a power of ten: a decade tick inside it (10⁰ with the
+            # linear part out to 5) stood beside 0, the labels on top of each other.
+            smallest = float(np.min(np.abs(values[values != 0]))) if (values != 0).any() else 1.0
+            ax.set_xscale("symlog", linthresh=max(1.0, 10.0 ** math.floor(math.log10(smallest))))
             low, high = float(values.min()), float(values.max())
             ax.set_xlim(low * 1.3 if low < 0 else -1.0, high * 1.5 if high > 0 else 1.0)
         ax.set_title(strategy, fontsize="medium")
