@@ -21,6 +21,7 @@ against the deadwood of every hand of stripped packs.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from fractions import Fraction
 
@@ -30,35 +31,77 @@ from sim.cards import N_RANKS, N_SUITS
 from sim.games.gin_rummy.melds import step, transitions
 
 
+@functools.cache
+def _states(suits: int) -> tuple[tuple[int, ...], ...]:
+    """Every run state (a tuple of suit states), indexed by its code: the digits of the code
+    in base 4, suit 0 first, so codes sort as the tuples do."""
+    return tuple(itertools.product(range(4), repeat=suits))
+
+
+@functools.cache
+def _steps(suits: int) -> tuple[tuple[int, ...], ...]:
+    """``_steps(suits)[code][run_mask]``: the code of :func:`.melds.step`'s state, -1 for
+    None."""
+    code = {state: i for i, state in enumerate(_states(suits))}
+    return tuple(tuple(-1 if (nxt := step(state, mask)) is None else code[nxt]
+                       for mask in range(1 << suits)) for state in _states(suits))
+
+
+@functools.cache
+def _dominators(suits: int) -> tuple[frozenset[int], ...]:
+    """Per state code, the codes of the states that dominate it (:func:`_dominates`)."""
+    states = _states(suits)
+    return tuple(frozenset(i for i, a in enumerate(states) if _dominates(a, b))
+                 for b in states)
+
+
+@functools.cache
+def _moves(present: int, suits: int) -> tuple[tuple[int, int], ...]:
+    """:func:`.melds.transitions` as (run mask, dead count) pairs."""
+    return tuple((mask, dead) for mask, _, dead in transitions(present, suits))
+
+
 def _extend(config: tuple, present: int, pip: int, cap: int, suits: int) -> tuple:
-    best: dict[tuple[int, ...], int] = {}
-    moves = transitions(present, suits)
+    # States by code (:func:`_states`): the walk is the same, and a code is cheaper to hash,
+    # step and compare than a tuple (the count of the full pack makes 750,000 extensions).
+    steps = _steps(suits)
+    moves = _moves(present, suits)
+    best: dict[int, int] = {}
     for state, cost in config:
-        for run_mask, _, dead in moves:
-            nxt = step(state, run_mask)
-            if nxt is None:
+        row = steps[state]
+        for run_mask, dead in moves:
+            nxt = row[run_mask]
+            if nxt < 0:
                 continue
             value = cost + dead * pip
             if value < best.get(nxt, cap):  # a state at cap or more can never matter
                 best[nxt] = value
-    kept: list[tuple[tuple[int, ...], int]] = []
+    dominators = _dominators(suits)
+    kept: list[tuple[int, int]] = []
+    held: set[int] = set()
     for state, cost in sorted(best.items(), key=lambda item: item[1]):
         # only a state of as little deadwood, so one kept already, can dominate this one
-        if not any(_dominates(other, state) for other, _ in kept):
+        if dominators[state].isdisjoint(held):
             kept.append((state, cost))
+            held.add(state)
     return tuple(sorted(kept))
 
 
-@functools.cache
 def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     """Run states ``a`` can do all that ``b`` can, suit by suit: a run that may stop (3) can
     do all that any state can, and a run of two all that a run of one can."""
     return all(x == y or x == 3 or (x == 2 and y == 1) for x, y in zip(a, b))
 
 
-def _final(config: tuple, cap: int) -> int:
-    return min((cost for state, cost in config if all(s in (0, 3) for s in state)),
-               default=cap)
+@functools.cache
+def _closed(suits: int) -> tuple[bool, ...]:
+    """Per state code: no run is left short."""
+    return tuple(all(s in (0, 3) for s in state) for state in _states(suits))
+
+
+def _final(config: tuple, cap: int, suits: int) -> int:
+    closed = _closed(suits)
+    return min((cost for state, cost in config if closed[state]), default=cap)
 
 
 @functools.cache
@@ -66,19 +109,19 @@ def deadwood_counts(hand_size: int = 10, ranks: int = N_RANKS, suits: int = N_SU
                     cap: int = 11) -> tuple[int, ...]:
     """The number of hands of ``hand_size`` cards (from a pack of the lowest ``ranks`` ranks in
     ``suits`` suits) by least deadwood 0, 1, ..., cap - 1, and ``cap`` or more (last entry)."""
-    start = ((tuple([0] * suits), 0),)
+    start = ((0, 0),)  # no run open: code 0
     layer: dict[tuple, dict[int, int]] = {start: {0: 1}}
     cache: dict[tuple, tuple] = {}
+    sizes = [bin(present).count("1") for present in range(1 << suits)]
     for r in range(ranks):
-        pip = min(r + 1, 10)
+        pip = min(r + 1, 10, cap)
         nxt_layer: dict[tuple, dict[int, int]] = {}
         for config, by_cards in layer.items():
-            for present in range(1 << suits):
-                k = bin(present).count("1")
-                key = (config, present, min(pip, cap))
-                if key not in cache:
-                    cache[key] = _extend(config, present, min(pip, cap), cap, suits)
-                new = cache[key]  # () when every state is at cap or more: a sink
+            for present, k in enumerate(sizes):
+                key = (config, present, pip)
+                new = cache.get(key)  # () when every state is at cap or more: a sink
+                if new is None:
+                    new = cache[key] = _extend(config, present, pip, cap, suits)
                 slot = nxt_layer.setdefault(new, {})
                 for cards, count in by_cards.items():
                     if cards + k <= hand_size:
@@ -86,7 +129,7 @@ def deadwood_counts(hand_size: int = 10, ranks: int = N_RANKS, suits: int = N_SU
         layer = {c: v for c, v in nxt_layer.items() if v}
     counts = [0] * (cap + 1)
     for config, by_cards in layer.items():
-        counts[_final(config, cap)] += by_cards.get(hand_size, 0)
+        counts[_final(config, cap, suits)] += by_cards.get(hand_size, 0)
     return tuple(counts)
 
 
