@@ -102,8 +102,8 @@ def test_unknown_command(capsys):
 
 def test_user_strategy_file_from_the_readme(tmp_path, capsys):
     code = main(["run", str(ROOT / "experiments" / "faro_bets.toml"), "--out",
-                 str(tmp_path / "bets"), "--quiet", "rounds=2000", "chunk_rounds=1000",
-                 "strategies.7.rounds=1000"])
+                 str(tmp_path / "bets"), "--quiet", "--no-charts", "rounds=2000",
+                 "chunk_rounds=1000", "strategies.7.rounds=1000"])
     assert code == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert "seven-up" in out and "martingale" in out
@@ -196,8 +196,8 @@ def test_every_backend_works_or_is_refused_before_anything_is_written(tmp_path, 
                       "--jobs", "2"], "--backend multiprocessing", out=out)
     _refused(capsys, ["run", FARO, "--out", str(out), "--scheduler", "tcp://127.0.0.1:9"],
              "--scheduler", "only used with --backend dask", out=out)
-    assert main(["run", FARO, "--out", str(out), "--quiet", "rounds=1000", "--backend",
-                 "threading", "--jobs", "2"]) == 0
+    assert main(["run", FARO, "--out", str(out), "--quiet", "--no-charts", "rounds=1000",
+                 "--backend", "threading", "--jobs", "2"]) == 0
 
 
 def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path, capsys):
@@ -227,8 +227,8 @@ def test_dask_uses_the_cluster_at_any_jobs_and_the_manifest_says_so(tmp_path):
 
     pytest.MonkeyPatch().setattr(runner, "_backend", spy)
     out = tmp_path / "out"
-    assert main(["run", FARO, "--out", str(out), "--quiet", "rounds=1000", "--backend",
-                 "dask"]) == 0
+    assert main(["run", FARO, "--out", str(out), "--quiet", "--no-charts", "rounds=1000",
+                 "--backend", "dask"]) == 0
     assert calls == ["dask"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["backend"] == "dask" and manifest["scheduler"] is None
@@ -262,7 +262,7 @@ def test_files_named_in_an_experiment_are_found_beside_it(tmp_path, monkeypatch,
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    assert main(["run", str(folder / "exp.toml"), "--out", "o", "--quiet"]) == 0, \
+    assert main(["run", str(folder / "exp.toml"), "--out", "o", "--quiet", "--no-charts"]) == 0, \
         capsys.readouterr().err
     assert main(["exact", str(ROOT / "experiments" / "lansquenet_cheat.toml")]) == 0
 
@@ -272,7 +272,7 @@ def test_command_line_rounds_win_over_a_strategys_own(tmp_path):
 
     out = tmp_path / "bets"
     assert main(["run", str(ROOT / "experiments" / "faro_bets.toml"), "--out", str(out),
-                 "--quiet", "--rounds", "1500", "chunk_rounds=500"]) == 0
+                 "--quiet", "--no-charts", "--rounds", "1500", "chunk_rounds=500"]) == 0
     rounds = pd.read_csv(out / "report.csv").set_index("strategy")["rounds"]
     assert (rounds == 1500).all() and "seven-up" in rounds.index
     readme = " ".join((ROOT / "README.md").read_text().split())

@@ -17,7 +17,8 @@ from sim.cli import main
 
 ROOT = Path(__file__).parents[1]
 FARO = str(ROOT / "experiments" / "faro.toml")
-LANSQUENET = str(ROOT / "experiments" / "lansquenet.toml")
+FARO_SODA = str(ROOT / "experiments" / "faro_soda.toml")
+LANSQUENET = str(ROOT / "experiments" / "lansquenet_cheat.toml")  # a game chart of its own
 SMALL = ["rounds=30000", "chunk_rounds=10000"]
 
 
@@ -128,7 +129,7 @@ def test_another_experiments_report_is_refused_then_replaced_without_stale_files
     capsys.readouterr()
     assert _run(FARO, out) == 2
     line = _one_line(capsys)
-    assert "holds the report of another experiment ('lansquenet')" in line
+    assert "holds the report of another experiment ('lansquenet_cheat')" in line
     assert "--force replaces it" in line
     assert _snapshot(out) == before
     (out / "my notes.txt").write_text("mine")
@@ -164,7 +165,7 @@ def test_a_folder_of_other_files_is_refused(tmp_path, capsys):
 def test_output_files_follow_the_umask(tmp_path, mask):
     old = os.umask(mask)
     try:
-        assert _run(FARO, tmp_path / "out", charts=True) == 0
+        assert _run(FARO_SODA, tmp_path / "out", charts=True) == 0  # every kind of file
     finally:
         os.umask(old)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
@@ -182,7 +183,7 @@ def test_planning_and_checkpoints_stay_bounded(tmp_path):
     assert peak < 5_000_000 and first[-1].index == 999
     # A run keeps one merged prefix per pair and only the chunks that finished early.
     out = tmp_path / "out"
-    assert main(["run", FARO, "--out", str(out), "--quiet", "rounds=60000",
+    assert main(["run", FARO, "--out", str(out), "--quiet", "--no-charts", "rounds=60000",
                  "chunk_rounds=1000", "--jobs", "2"]) == 0
     names = [p.name for p in (out / "chunks").iterdir()]
     assert sorted(names) == sorted(["run.json", *(f"v{v}-s{s}-prefix.json"
