@@ -256,7 +256,7 @@ def signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
         blocks = []
         for amount in levels:
             args = list(_inputs(rules, player, _signal_reader(()), 10**9, mode=1))
-            args[4] = np.where(args[4] == amount, args[4], 0.0)
+            args[4] = read_only(np.where(args[4] == amount, args[4], 0.0))  # one type
             acc, _ = walk_deal(*args)
             blocks.append(acc[N_KEYS:].reshape(N_KEYS, N_SCORES))
         weights = np.concatenate(blocks)
