@@ -86,6 +86,6 @@ class ProgressionState:
     def record(self, result: float) -> None:
         """Move the unit after a decided bet with net ``result``."""
         s = self.spec
-        self.unit, self.streak = advance(
-            s.kind, s.base, s.cap, s.wins_to_reset, self.unit, self.streak, float(result)
-        )
+        # floats throughout (a base, cap or unit may be written as an int): one compilation
+        self.unit, self.streak = advance(s.kind, float(s.base), float(s.cap), s.wins_to_reset,
+                                         float(self.unit), self.streak, float(result))

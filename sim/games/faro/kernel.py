@@ -49,6 +49,7 @@ import numpy as np
 
 from sim.games.faro.rules import FaroRules
 from sim.histogram import NetGrid, count
+from sim.jit import read_only
 from sim.progression import FLAT, ProgressionSpec, advance
 from sim.stats import Stats, kernel_add_round
 from sim.xoshiro import _bounded, shuffle_in_place
@@ -524,5 +525,5 @@ def play_ordered_deals(
     progression carried from deal to deal: exact enumeration over all orderings of small
     packs, and tests comparing the kernel with the reference path deal by deal. ``fast``
     forces (False) the general path where the fast one would be taken."""
-    return _play_orders(np.ascontiguousarray(orders, dtype=np.int8),
+    return _play_orders(read_only(np.ascontiguousarray(orders, dtype=np.int8)),
                         *_kernel_args(rules, table, progression, fast))
