@@ -11,7 +11,7 @@ the table, so its conservation is checked, not assumed.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,11 +293,14 @@ class Session:
                     seen[c] += 1
         return tuple(seen)
 
-    def _ask(self, strategy: Any, method: str, view: Any, rng: Any, situation: str) -> Any:
+    def _ask(self, strategy: Any, method: str, view: Any, rng: Any,
+             situation: Callable[[], str]) -> Any:
+        """The strategy's answer; ``situation`` words where it was asked, for an error (built
+        only then: describing every hand cost a twentieth of a deal)."""
         try:
             return getattr(strategy, method)(view, rng)
         except Exception as exc:  # a strategy's own bug is reported as such
-            raise StrategyFailedError(strategy, situation, exc) from exc
+            raise StrategyFailedError(strategy, situation(), exc) from exc
 
     # --------------------------------------------------------------- the deal
     def play(self, rng: np.random.Generator) -> DealResult:
@@ -325,13 +328,15 @@ class Session:
             first = seat_hands[0].cards[0]
             view = StakeView(s, first, rules.min_stake, rules.max_stake,
                              self._seen_with(seat_hands), len(self.pack), rules)
-            situation = f"at seat {s + 1} with first card {RANK_SYMBOLS[first]}"
+            def situation(s: int = s, first: int = first) -> str:
+                return f"at seat {s + 1} with first card {RANK_SYMBOLS[first]}"
+
             amount = self._ask(self.player, "stake", view, rng, situation) if hasattr(
                 self.player, "stake") else rules.min_stake
             if (isinstance(amount, bool) or not isinstance(amount, (int, float, np.floating))
                     or not math.isfinite(amount)
                     or not rules.min_stake <= amount <= rules.max_stake):
-                raise IllegalActionError(self.player, amount, situation,
+                raise IllegalActionError(self.player, amount, situation(),
                                          f"the initial stake must be between "
                                          f"{rules.min_stake:g} and {rules.max_stake:g}")
             ledger.transfer(person(persons[s]), TABLE, float(amount))
@@ -458,11 +463,13 @@ class Session:
             split_hand=hand.split_hand, legal=legal, min_buy=initial,
             max_buy=limit if "buy" in legal else 0.0, seen=self._seen_with(seat_hands),
             stock=stock, rules=rules)
-        situation = f"at seat {s + 1}, hand {i + 1} of {len(seat_hands)}: {hand.describe()}"
+        def situation() -> str:
+            return f"at seat {s + 1}, hand {i + 1} of {len(seat_hands)}: {hand.describe()}"
+
         action = self._ask(self.player, "decide", view, rng, situation)
         why = why_illegal(action, *args)
         if why is not None:
-            raise IllegalActionError(self.player, action, situation, why)
+            raise IllegalActionError(self.player, action, situation(), why)
         if action == Move.STICK:
             hand.status = "stood"
         elif action == Move.TWIST:
@@ -518,8 +525,10 @@ class Session:
                 for s, seat_hands in enumerate(hands) for i, h in enumerate(seat_hands))
             view = BankerView(tuple(banker.cards), total, soft, shown, tuple(self.seen),
                               len(self.pack), rules)
-            situation = (f"with the bank: [{card_names(banker.cards)}] "
-                         f"({'soft' if soft else 'hard'} {total}, {len(banker.cards)} cards)")
+            def situation(soft: bool = soft, total: int = total) -> str:
+                return (f"with the bank: [{card_names(banker.cards)}] "
+                        f"({'soft' if soft else 'hard'} {total}, {len(banker.cards)} cards)")
+
             if rules.banker_hits_soft_17 and soft and total == 17:
                 action = Move.TWIST  # the house's rule, not his choice
             else:
@@ -529,7 +538,7 @@ class Session:
             elif action == Move.STICK:
                 break
             else:
-                raise IllegalActionError(self.banker_policy, action, situation,
+                raise IllegalActionError(self.banker_policy, action, situation(),
                                          "the banker may only twist or stick")
         return int(banker_score(banker.hard, 0 in banker.cards, len(banker.cards),
                                 rules.banker_five_card_trick))
