@@ -147,6 +147,17 @@ def test_whole_deal_exact_matches_enumeration_on_4x3(orderings_4x3, variant, str
         assert exact.mean_total_wagered == pytest.approx(played[:, 2].mean(), abs=1e-12)
 
 
+def test_orders_read_only_or_writable_play_the_same_with_one_compilation(orderings_4x3):
+    from sim.games.faro.kernel import _play_orders
+
+    rules = _small(VARIANTS["faro"], 4, 3)
+    table = FlatRank("K").as_table(rules)
+    shared = play_ordered_deals(rules, table, FLAT, orderings_4x3)  # a read-only table
+    fresh = play_ordered_deals(rules, table, FLAT, orderings_4x3.copy())  # writable
+    np.testing.assert_array_equal(shared, fresh)
+    assert len(_play_orders.signatures) == 1, _play_orders.signatures
+
+
 def test_full_pack_values_from_the_literature():
     # A rank bet at faro, left on all deal: a split in 25 turns costs half a bet.
     value = deal_value(PRESETS["faro"], FlatRank("K").as_table(PRESETS["faro"]), FLAT)

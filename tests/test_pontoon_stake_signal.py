@@ -27,6 +27,7 @@ from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.solver import best_banker, best_player
 from sim.games.pontoon.tabulate import build_banker
 from sim.games.pontoon.views import Move
+from sim.games.pontoon.walk import walk_deal
 from sim.headline import z_score
 from sim.rng import kernel_state
 from sim.tabulate import NotTabulable
@@ -149,6 +150,8 @@ def test_heads_up_signal_weights_by_level_equal_one_walk_over_every_level():
     by_levels = signal_weights(stake, punter)
     assert by_levels.shape == (4 * N_KEYS, 24)
     np.testing.assert_allclose(by_levels, full_signal_weights(stake, punter), atol=1e-13)
+    # Both walks pass their tables read-only: the walk is compiled once, for one type.
+    assert len(walk_deal.signatures) == 1, walk_deal.signatures
 
 
 def test_the_best_banker_exploits_a_stake_by_first_card_only_when_he_reads_it():
