@@ -18,7 +18,7 @@ from sim.cli import main
 ROOT = Path(__file__).parents[1]
 FARO = str(ROOT / "experiments" / "faro.toml")
 FARO_SODA = str(ROOT / "experiments" / "faro_soda.toml")
-LANSQUENET = str(ROOT / "experiments" / "lansquenet_cheat.toml")  # a game chart of its own
+LANSQUENET_CHEAT = str(ROOT / "experiments" / "lansquenet_cheat.toml")
 SMALL = ["rounds=30000", "chunk_rounds=10000"]
 
 
@@ -122,7 +122,7 @@ def test_corrupt_chunk_is_named_and_computed_again(tmp_path, monkeypatch, capsys
 def test_another_experiments_report_is_refused_then_replaced_without_stale_files(
         tmp_path, capsys):
     out = tmp_path / "out"
-    assert main(["run", LANSQUENET, "--out", str(out), "--quiet", "rounds=2000",
+    assert main(["run", LANSQUENET_CHEAT, "--out", str(out), "--quiet", "rounds=2000",
                  "chunk_rounds=1000"]) == 0
     assert (out / "run_lengths.png").exists()
     before = _snapshot(out)
