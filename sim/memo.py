@@ -14,6 +14,8 @@ every row's table first and plays them afterwards builds each once.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import time
 import zlib
 from collections.abc import Callable, Hashable
@@ -98,6 +100,62 @@ def remember(cache: TableCache, key: Hashable, build: Callable[[], T]) -> T:
         except ValueError:  # larger than the whole cache: kept as the last one only
             pass
     cache.last = (key, value)
+    return value
+
+
+def content_key(args: tuple) -> bytes:
+    """A digest of ``args`` by value: arrays by dtype, shape and contents (not by identity or
+    writability), tuples and lists item by item, anything else by its ``repr``."""
+    digest = hashlib.blake2b(digest_size=20)
+    _digest_into(digest, args)
+    return digest.digest()
+
+
+def _digest_into(digest: Any, value: Any) -> None:
+    if isinstance(value, np.ndarray):
+        digest.update(f"array{value.dtype.str}{value.shape}".encode())
+        digest.update(memoryview(np.ascontiguousarray(value)).cast("B"))
+    elif isinstance(value, (tuple, list)):
+        digest.update(f"{type(value).__name__}{len(value)}(".encode())
+        for item in value:
+            _digest_into(digest, item)
+        digest.update(b")")
+    else:
+        digest.update(repr(value).encode())
+        digest.update(b"\0")
+
+
+def by_content(maxsize: int = 256) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Memoize a function of arrays and plain values (a kernel) by :func:`content_key` of its
+    arguments. The arrays of a result (an array or a tuple holding some) are copied in and out,
+    so that a caller changing what it was given changes nothing kept.
+
+    Equal inputs built apart (two variants whose rules differ only where this computation
+    does not look) are computed once."""
+
+    def decorate(func: Callable[..., T]) -> Callable[..., T]:
+        kept: cachetools.LRUCache = cachetools.LRUCache(maxsize=maxsize)
+
+        @functools.wraps(func)
+        def memoized(*args: Any) -> T:
+            key = content_key(args)
+            try:
+                value = kept[key]
+            except KeyError:
+                value = kept[key] = _copied(func(*args))
+            return _copied(value)
+
+        memoized.cache_clear = kept.clear  # type: ignore[attr-defined]
+        return memoized
+
+    return decorate
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(_copied(v) for v in value)
     return value
 
 

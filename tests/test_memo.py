@@ -1,6 +1,6 @@
 import numpy as np
 
-from sim.memo import nbytes, remember, table_cache
+from sim.memo import by_content, content_key, nbytes, remember, table_cache
 
 
 def test_cache_is_bounded_by_bytes_and_keeps_the_last_table_whatever_its_size():
@@ -62,3 +62,37 @@ def test_a_slow_table_let_go_is_kept_compressed_and_comes_back_equal(monkeypatch
     remember(cache, "quick", lambda: np.zeros(5000, np.uint8))
     remember(cache, "x", lambda: np.zeros(10, np.uint8))
     assert "quick" not in cache.packed
+
+
+def test_by_content_computes_equal_inputs_once_and_hands_out_copies():
+    calls = []
+
+    @by_content(maxsize=8)
+    def kernel(table, scale, flags):
+        calls.append(1)
+        return table * scale, int(table.sum())
+
+    a = np.arange(6.0).reshape(2, 3)
+    frozen = a.copy()
+    frozen.flags.writeable = False
+    first, total = kernel(a, 2, (1, np.array([True])))
+    again, _ = kernel(frozen, 2, (1, np.array([True])))  # equal contents, built apart
+    assert len(calls) == 1 and total == 15
+    np.testing.assert_array_equal(first, again)
+    first[0, 0] = 99.0  # what a caller does with its copy changes nothing kept
+    assert kernel(a, 2, (1, np.array([True])))[0][0, 0] == 0.0
+    # Any difference in contents, dtype, shape or a plain value is another computation.
+    kernel(a.astype(np.float32), 2, (1, np.array([True])))
+    kernel(a.reshape(3, 2), 2, (1, np.array([True])))
+    kernel(a, 3, (1, np.array([True])))
+    kernel(a, 2, (1, np.array([False])))
+    assert len(calls) == 5
+    kernel.cache_clear()
+    kernel(a, 2, (1, np.array([True])))
+    assert len(calls) == 6
+
+
+def test_content_keys_tell_nested_values_apart():
+    assert content_key((np.zeros(2), 1)) == content_key((np.zeros(2), 1))
+    assert content_key(((1, 2), 3)) != content_key((1, (2, 3)))
+    assert content_key((np.zeros(2, dtype=np.int64),)) != content_key((np.zeros(2),))

@@ -48,6 +48,7 @@ from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.walk import EVENTS, N_EVENTS, walk_deal
 from sim.jit import read_only
+from sim.memo import by_content
 
 DEFAULT_BUDGET = 400_000
 
@@ -165,6 +166,11 @@ def _inputs(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
             rule_i, rule_f, params)
 
 
+# Variants whose rules differ only where a deal's value does not look (when the pack is
+# reshuffled, how it is gathered) give a walk equal inputs: it is walked once for them all.
+_walk = by_content()(walk_deal)
+
+
 @lru_cache(maxsize=256)
 def _cached(rules: PontoonRules, player_digest: str, banker_digest: str, budget: int,
             stock: tuple[int, ...] | None, player: PlayerTable,
@@ -176,7 +182,7 @@ def _cached(rules: PontoonRules, player_digest: str, banker_digest: str, budget:
         acc, states = independent.seat_row(args, rules.players)
         no_pontoon = float(independent.no_pontoon(full, probs, rules.infinite_deck))
     else:
-        acc, states = walk_deal(*args)
+        acc, states = _walk(*args)
         no_pontoon = float(acc[:N_SCORES].sum())
     if states < 0:
         return None
@@ -229,6 +235,8 @@ def deal_exact(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
 def clear_caches() -> None:
     """Forget every deal value computed so far (for timing a computation from scratch)."""
     _cached.cache_clear()
+    _walk.cache_clear()
+    independent.clear_caches()
 
 
 def first_deal_value(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
@@ -257,7 +265,7 @@ def signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
         for amount in levels:
             args = list(_inputs(rules, player, _signal_reader(()), 10**9, mode=1))
             args[4] = read_only(np.where(args[4] == amount, args[4], 0.0))  # one type
-            acc, _ = walk_deal(*args)
+            acc, _ = _walk(*args)
             blocks.append(acc[N_KEYS:].reshape(N_KEYS, N_SCORES))
         weights = np.concatenate(blocks)
         # "No live hand" is one key at every level (the money of bust hands and pontoons).
@@ -272,7 +280,7 @@ def full_signal_weights(rules: PontoonRules, player: PlayerTable) -> np.ndarray:
     need: the main hand is then the one with the most money across the seats)."""
     reader = _signal_reader(reader_levels(rules, player))
     args = _inputs(rules, player, reader, 10**9, mode=1)
-    acc, _ = walk_deal(*args)
+    acc, _ = _walk(*args)
     return acc[reader.n_keys:].reshape(reader.n_keys, N_SCORES)
 
 

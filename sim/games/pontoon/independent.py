@@ -51,6 +51,7 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.walk import BIG_STOCK, N_EVENTS, _settle_into, row_width, table_move
+from sim.memo import by_content
 
 _KEY = types.UniTuple(types.int64, 3)
 _ROW = types.float64[::1]
@@ -308,12 +309,21 @@ def value_seat(full, probs, act, split, stakes, btab, rule_i, rule_f, params):
     return acc, len(rows) + len(fvals)
 
 
+# Equal inputs (variants alike where a seat's value looks) are valued once.
+_value_seat = by_content()(value_seat)
+
+
+def clear_caches() -> None:
+    """Forget every seat value computed so far."""
+    _value_seat.cache_clear()
+
+
 def seat_row(args: tuple, players: int) -> tuple[np.ndarray, int]:
     """The walk's top row (:func:`sim.games.pontoon.walk.walk_deal`) for ``players`` alike
     seats, from one seat's value; the banker's distribution is left at zero. ``args`` are
     the walk's; the stake levels' offsets are left out (a banker who reads no hand reads no
     stake either)."""
-    row, states = value_seat(*args[:5], *args[6:])
+    row, states = _value_seat(*args[:5], *args[6:])
     out = np.zeros(row_width(players, 0))
     seat_net, seat_staked = row[N_SCORES], row[N_SCORES + 1]
     out[N_SCORES:N_SCORES + players] = seat_net
@@ -324,4 +334,4 @@ def seat_row(args: tuple, players: int) -> tuple[np.ndarray, int]:
     return out, states
 
 
-__all__ = ["applies", "no_pontoon", "seat_row", "value_seat"]
+__all__ = ["applies", "clear_caches", "no_pontoon", "seat_row", "value_seat"]
