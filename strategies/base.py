@@ -14,6 +14,7 @@ resolves them there, so a strategy loaded from a file works with any number of j
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -21,7 +22,7 @@ import inspect
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -79,8 +80,15 @@ def _load_builtins(game: str) -> None:
             raise
 
 
+@functools.cache
+def _installed_entry_points() -> tuple[EntryPoint, ...]:
+    # Read once per process: every lookup of a strategy by name asks for them, and reading
+    # them scans every installed package's metadata (a millisecond or more a time).
+    return tuple(entry_points(group=ENTRY_POINT_GROUP))
+
+
 def _load_entry_points(game: str) -> None:
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in _installed_entry_points():
         ep_game, _, ep_name = ep.name.partition(".")
         if ep_game == game and (game, ep_name) not in _REGISTRY:
             factory = ep.load()
