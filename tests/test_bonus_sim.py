@@ -184,7 +184,7 @@ def test_a_small_run_end_to_end(tmp_path, capsys):
     exp.write_text('game = "bonus"\nrounds = 2000\nseed = 3\n[rules]\npreset = "seed"\n'
                    'unit = 5.0\n[[strategies]]\nuse = "flat"\nparams = { stake = 5 }\n'
                    '[[strategies]]\nuse = "optimal"\n')
-    assert main(["run", str(exp), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert main(["run", str(exp), "--out", str(tmp_path / "out"), "--quiet", "--no-charts"]) == 0
     import pandas as pd
 
     report = pd.read_csv(tmp_path / "out" / "report.csv")

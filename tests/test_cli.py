@@ -167,8 +167,8 @@ def test_overrides_never_add_what_the_file_does_not_have(tmp_path, capsys, overr
 
 
 def test_a_strategy_is_named_by_name_in_overrides(tmp_path, capsys):
-    assert main(["run", FARO, "--out", str(tmp_path / "o"), "--quiet", "rounds=1000",
-                 "strategies.flat king.params.ranks=Q"]) == 0
+    assert main(["run", FARO, "--out", str(tmp_path / "o"), "--quiet", "--no-charts",
+                 "rounds=1000", "strategies.flat king.params.ranks=Q"]) == 0
     import json
 
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())

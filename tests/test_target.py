@@ -33,7 +33,9 @@ use = "case-bets"
 def _run(tmp_path: Path, out: str, *extra: str) -> int:
     path = tmp_path / "target.toml"
     path.write_text(EXPERIMENT)
-    return main(["run", str(path), "--out", str(tmp_path / out), "--quiet", *extra])
+    # The numbers only: what these tests compare (charts are drawn from the same chunks).
+    return main(["run", str(path), "--out", str(tmp_path / out), "--quiet", "--no-charts",
+                 *extra])
 
 
 def _read(tmp_path: Path, out: str, name: str = "report.csv") -> str:
