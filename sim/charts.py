@@ -48,8 +48,11 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
     return ax.figure, ax
 
 
+GRID_COLUMNS = 4  # panels per row of small multiples, unless a chart asks for another
+
+
 def _grid(fig: Figure | None, count: int, panel: tuple[float, float] = (3.6, 2.6),
-          cols: int = 4):
+          cols: int = GRID_COLUMNS):
     cols = min(count, cols)
     rows = math.ceil(count / cols)
     if fig is None:
@@ -58,6 +61,21 @@ def _grid(fig: Figure | None, count: int, panel: tuple[float, float] = (3.6, 2.6
     for extra in axes[count:]:
         extra.set_visible(False)
     return fig, axes[:count]
+
+
+def outer_axis_labels(axes, cols: int) -> None:
+    """In a grid of small multiples, name each axis once: the x axis under the lowest panel of
+    each column, the y axis beside the first panel of each row, where every panel's label is
+    the same. Tick labels stay on every panel (the panels' scales differ)."""
+    axes = list(np.atleast_1d(axes))
+    if len({ax.get_xlabel() for ax in axes}) == 1:
+        for i, ax in enumerate(axes):
+            if i + cols < len(axes):
+                ax.set_xlabel("")
+    if len({ax.get_ylabel() for ax in axes}) == 1:
+        for i, ax in enumerate(axes):
+            if i % cols:
+                ax.set_ylabel("")
 
 
 def legend_outside(ax: Axes, title: str | None = None, **kwargs) -> None:
@@ -250,6 +268,7 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
         ax.set_xlabel("net result (units of the base stake)" + (", symlog" if heavy else ""))
         ax.set_ylabel("probability (log)")
         ax.grid(alpha=0.3)
+    outer_axis_labels(axes, 3)
     figure_legend(fig, axes, title="variant")
     fig.suptitle("Distribution of the net result per round")
     return fig
@@ -310,6 +329,7 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
         convergence_axes(rows, ax, value, f"{variant} / {strategy}")
         if no_stakes:
             ax.set_ylabel("mean net result")
+    outer_axis_labels(axes, GRID_COLUMNS)
     figure_legend(fig, axes)
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
     fig.suptitle("Convergence of the mean net result, chunk by chunk" if no_stakes
