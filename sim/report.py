@@ -150,6 +150,9 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
             *trace, trace_point(len(trace), merged)]
         variant, strategy = exp.variants[vi].name, exp.strategies[si].name
         last = final.get((variant, strategy))
+        # A row with no edge to show (a bet not offered, none placed) has no running one
+        # either: its zero net is not an edge of 0% converging.
+        no_edge = last is not None and bool(last.note) and not math.isfinite(last.edge)
         for point in points:
             if basis == "wagered":  # kept by the checkpoints beside the per-stake estimate
                 edge = point.get("edge_total", math.nan)
@@ -157,7 +160,9 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
             else:
                 edge, stderr = point["edge"], point["stderr"]
             source = "sample"
-            if last is not None and last.stderr_source == "exact" and point["rounds"]:
+            if no_edge:
+                edge = stderr = math.nan
+            elif last is not None and last.stderr_source == "exact" and point["rounds"]:
                 stderr = last.edge_stderr * math.sqrt(merged.rounds / point["rounds"])
                 source = "exact"
             rows.append({"variant": variant, "strategy": strategy, "rounds": point["rounds"],

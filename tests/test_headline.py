@@ -94,3 +94,25 @@ def test_the_cli_table_names_the_basis(tmp_path, capsys):
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "per amount wagered" in out and "not offered" in out
+
+
+def test_a_row_without_an_edge_has_no_running_edge_and_no_convergence_panel(tmp_path):
+    from sim import charts
+
+    # On a card of RTP 25%, the optimal bonus player keeps the deposit and never bets: the net
+    # per initial stake is 0 in every round, and no edge at all.
+    exp = experiment.from_dict({
+        "game": "bonus", "rounds": 400, "chunk_rounds": 100, "seed": 3,
+        "rules": {"preset": "seed", "unit": 5.0},
+        "variants": {"seed": {}, "oh-snap": {"games": ["scratch:oh-snap"]}},
+        "strategies": [{"name": "optimal", "use": "optimal"}]}, "test.toml", tmp_path)
+    result = runner.run(exp, tmp_path / "out", progress=False)
+    frame = report.build(result).set_index("variant")
+    assert frame.loc["oh-snap", "note"] == "no bet placed in any round"
+    conv = report.convergence(result, frame.reset_index())
+    snap = conv[conv["variant"] == "oh-snap"]
+    assert len(snap) == 4 and snap["edge"].isna().all() and snap["ci95_low"].isna().all()
+    assert conv.loc[conv["variant"] == "seed", "edge"].notna().all()
+    figure = charts.convergence_chart(conv, frame.reset_index())
+    assert [ax.get_title() for ax in figure.axes] == ["seed / optimal"]
+    charts.plt.close(figure)
