@@ -293,25 +293,35 @@ def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: s
 MIN_CONVERGENCE_POINTS = 2
 
 
-def convergence_drawable(conv: pd.DataFrame) -> bool:
-    """Whether some row has enough chunks for a convergence chart to show anything."""
-    column = "edge" if conv["edge"].notna().any() or "mean_net" not in conv else "mean_net"
-    finite = conv[np.isfinite(conv[column].to_numpy(dtype=float))]
-    if finite.empty:
-        return False
-    return int(finite.groupby(["variant", "strategy"]).size().max()) >= MIN_CONVERGENCE_POINTS
+def _convergence_points(conv: pd.DataFrame, frame: pd.DataFrame
+                        ) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
+    """The running estimates a convergence chart draws (the mean net result, in its own units,
+    in a game without stakes), the finite ones among them, and whether they are the mean net
+    result."""
+    no_stakes = _no_stakes(frame) and "mean_net" in conv
+    if no_stakes:
+        band = Z95 * conv["stderr_mean_net"]
+        conv = conv.assign(edge=conv["mean_net"] / 100, ci95_low=(conv["mean_net"] - band) / 100,
+                           ci95_high=(conv["mean_net"] + band) / 100)
+    return conv, conv[np.isfinite(conv["edge"].to_numpy(dtype=float))], no_stakes
+
+
+def no_convergence_reason(conv: pd.DataFrame, frame: pd.DataFrame, chunk_rounds: int) -> str:
+    """Why a run has no convergence chart, or "" when it has one."""
+    _, finite, _ = _convergence_points(conv, frame)
+    if finite.empty and not conv.empty:
+        return "no row has an edge to follow (every bet is not offered or was never placed)"
+    if finite.empty or finite.groupby(["variant", "strategy"]).size().max() < \
+            MIN_CONVERGENCE_POINTS:
+        return f"no row has two chunks or more (chunks of {chunk_rounds:,} rounds)"
+    return ""
 
 
 def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | None = None
                       ) -> Figure | None:
     """Convergence of each headline estimate, one panel per variant and strategy with at least
     two chunks; None when no row has (a one-chunk run has nothing to converge)."""
-    no_stakes = _no_stakes(frame) and "mean_net" in conv
-    if no_stakes:  # a game without stakes: the mean net result, in its own units
-        band = Z95 * conv["stderr_mean_net"]
-        conv = conv.assign(edge=conv["mean_net"] / 100, ci95_low=(conv["mean_net"] - band) / 100,
-                           ci95_high=(conv["mean_net"] + band) / 100)
-    finite = conv[np.isfinite(conv["edge"].to_numpy(dtype=float))]  # no bet: nothing to show
+    conv, finite, no_stakes = _convergence_points(conv, frame)  # no edge (no bet): not drawn
     counts = finite.groupby(["variant", "strategy"], sort=False).size()
     pairs = [pair for pair, n in counts.items() if n >= MIN_CONVERGENCE_POINTS]
     if not pairs:

@@ -427,6 +427,19 @@ def chart_footer(result: RunResult) -> str:
                        exp.seed)
 
 
+def _rows_with_an_edge(data: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+    """``data`` without the rows the report gives no edge (a bet not offered, none placed):
+    their net of 0 in every round is no outcome of a bet."""
+    if "note" not in frame:
+        return data
+    none = frame[frame["note"].fillna("").astype(str).ne("") & frame["edge"].isna()]
+    if none.empty:
+        return data
+    dropped = set(zip(none["variant"], none["strategy"]))
+    keep = [(v, s) not in dropped for v, s in zip(data["variant"], data["strategy"])]
+    return data[keep]
+
+
 def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
                exact_odds: bool = True) -> Iterator[tuple[str, str, Any]]:
     """Every chart of a run as (file name, caption, Figure), one at a time (a caller saves
@@ -441,8 +454,10 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
     yield ("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
            "(from the exact standard deviation where known) and exact values (x).",
            charts.edge_chart(frame))
-    yield ("outcomes.png", f"The distribution of the net result of a {game.round_name}, "
-           "per strategy and variant (log probability).", charts.outcome_chart(dist))
+    dist = _rows_with_an_edge(dist, frame)
+    if not dist.empty:
+        yield ("outcomes.png", f"The distribution of the net result of a {game.round_name}, "
+               "per strategy and variant (log probability).", charts.outcome_chart(dist))
     figure = charts.convergence_chart(conv, frame)
     if figure is not None:
         yield ("convergence.png", f"The running estimate of the edge {basis} after each "
@@ -537,10 +552,13 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
             svgs += risk_svgs
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
                                  "files": sorted(written | {"report.html", MANIFEST})})
-        chart_notes = [] if charts.convergence_drawable(conv) or not draw else [
-            "No convergence chart: no row has two chunks or more (chunks of "
-            f"{result.experiment.chunk_rounds:,} rounds); the running estimate is in "
-            "convergence.csv."]
+        missing = charts.no_convergence_reason(conv, frame, result.experiment.chunk_rounds
+                                               ) if draw else ""
+        chart_notes = [f"No convergence chart: {missing}; the running estimate is in "
+                       "convergence.csv."] if missing else []
+        if draw and _rows_with_an_edge(dist, frame).empty:
+            chart_notes.insert(0, "No outcome chart: every bet is not offered or was never "
+                                  "placed; the outcomes are in outcomes.csv.")
         if not draw:
             chart_notes.append(f"Charts not drawn (run with --no-charts): houseedge report "
                                f"{out_dir} --charts draws them from the saved chunks.")

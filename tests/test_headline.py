@@ -96,7 +96,7 @@ def test_the_cli_table_names_the_basis(tmp_path, capsys):
     assert "per amount wagered" in out and "not offered" in out
 
 
-def test_a_row_without_an_edge_has_no_running_edge_and_no_convergence_panel(tmp_path):
+def test_a_row_without_an_edge_has_no_running_edge_nor_outcomes_drawn(tmp_path):
     from sim import charts
 
     # On a card of RTP 25%, the optimal bonus player keeps the deposit and never bets: the net
@@ -116,3 +116,23 @@ def test_a_row_without_an_edge_has_no_running_edge_and_no_convergence_panel(tmp_
     figure = charts.convergence_chart(conv, frame.reset_index())
     assert [ax.get_title() for ax in figure.axes] == ["seed / optimal"]
     charts.plt.close(figure)
+    # Nor an outcome: its net of 0 every round is drawn for no variant.
+    drawn = {name: figure for name, _, figure in report.run_charts(
+        result, frame.reset_index(), conv, report.outcomes(result), exact_odds=False)}
+    legend = drawn["outcomes.png"].legends[0]
+    assert [text.get_text() for text in legend.get_texts()] == ["seed"]
+    for figure in drawn.values():
+        charts.plt.close(figure)
+
+
+def test_a_run_of_bets_not_offered_says_why_it_has_no_outcome_or_convergence_chart(tmp_path):
+    path = tmp_path / "f.toml"
+    path.write_text('game = "faro"\nrounds = 2000\nchunk_rounds = 1000\n'
+                    '[variants.old-pharo]\npreset = "old-pharo"\n'
+                    '[[strategies]]\nuse = "call-turn"\n')
+    out = tmp_path / "out"
+    assert cli.main(["run", str(path), "--out", str(out), "--quiet"]) == 0
+    assert not (out / "outcomes.png").exists() and not (out / "convergence.png").exists()
+    page = (out / "report.html").read_text()
+    assert "No outcome chart: every bet is not offered or was never placed" in page
+    assert "No convergence chart: no row has an edge to follow" in page
