@@ -143,6 +143,8 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
     basis = games.get(exp.game).headline_basis
     final = {} if frame is None else {
         (r.variant, r.strategy): r for r in frame.itertuples(index=False)}
+    # A row with no edge to show has no running one either: its net of 0 is no edge of 0%.
+    without_edge = _rows_without_an_edge(frame)
     rows = []
     for (vi, si), trace in sorted(result.traces.items()):
         merged = result.merged(vi, si)
@@ -150,9 +152,7 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
             *trace, trace_point(len(trace), merged)]
         variant, strategy = exp.variants[vi].name, exp.strategies[si].name
         last = final.get((variant, strategy))
-        # A row with no edge to show (a bet not offered, none placed) has no running one
-        # either: its zero net is not an edge of 0% converging.
-        no_edge = last is not None and bool(last.note) and not math.isfinite(last.edge)
+        no_edge = (variant, strategy) in without_edge
         for point in points:
             if basis == "wagered":  # kept by the checkpoints beside the per-stake estimate
                 edge = point.get("edge_total", math.nan)
@@ -427,17 +427,22 @@ def chart_footer(result: RunResult) -> str:
                        exp.seed)
 
 
-def _rows_with_an_edge(data: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
-    """``data`` without the rows the report gives no edge (a bet not offered, none placed):
-    their net of 0 in every round is no outcome of a bet."""
-    if "note" not in frame:
-        return data
+def _rows_without_an_edge(frame: pd.DataFrame | None) -> set[tuple[str, str]]:
+    """(variant, strategy) of the rows the report gives no edge, with a note saying why (a bet
+    not offered, none placed); a game without stakes has no note and is not among them."""
+    if frame is None or "note" not in frame:
+        return set()
     none = frame[frame["note"].fillna("").astype(str).ne("") & frame["edge"].isna()]
-    if none.empty:
+    return set(zip(none["variant"], none["strategy"]))
+
+
+def _rows_with_an_edge(data: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+    """``data`` without the rows the report gives no edge: their net of 0 in every round is
+    no outcome of a bet."""
+    dropped = _rows_without_an_edge(frame)
+    if not dropped:
         return data
-    dropped = set(zip(none["variant"], none["strategy"]))
-    keep = [(v, s) not in dropped for v, s in zip(data["variant"], data["strategy"])]
-    return data[keep]
+    return data[[(v, s) not in dropped for v, s in zip(data["variant"], data["strategy"])]]
 
 
 def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
