@@ -99,8 +99,8 @@ def test_the_cli_table_names_the_basis(tmp_path, capsys):
 def test_a_row_without_an_edge_has_no_running_edge_nor_outcomes_drawn(tmp_path):
     from sim import charts
 
-    # On a card of RTP 25%, the optimal bonus player keeps the deposit and never bets: the net
-    # per initial stake is 0 in every round, and no edge at all.
+    # On the oh-snap card the optimal bonus player keeps the deposit and never bets (checked
+    # below): the net per initial stake is 0 in every round, and there is no edge at all.
     exp = experiment.from_dict({
         "game": "bonus", "rounds": 400, "chunk_rounds": 100, "seed": 3,
         "rules": {"preset": "seed", "unit": 5.0},
