@@ -34,3 +34,40 @@ def test_a_heavy_tailed_outcome_axis_keeps_the_label_of_zero_clear():
     zero = labels.pop(0.0)
     assert len(labels) >= 5 and not any(zero.overlaps(box) for box in labels.values())
     plt.close(fig)
+
+
+def _two_panels(tick_labels: bool):
+    fig, axes = plt.subplots(1, 2, figsize=(6, 3), layout="constrained")
+    for ax in axes:
+        ax.plot([1, 10, 100], [3, 1, 2], label="a")
+        ax.set_xscale("log")
+        ax.set_title("panel")
+        ax.tick_params(right=True, labelright=False, length=12 if not tick_labels else 3.5)
+    if not tick_labels:
+        axes[0].tick_params(labelbottom=False)
+    return fig, axes
+
+
+def test_spines_left_out_of_the_layout_change_nothing_saved(monkeypatch):
+    # Spines are measured only where their tick marks could stand out of what is measured
+    # anyway: the saved area and every panel's place are those of a layout with every spine.
+    def laid_out(tick_labels: bool):
+        fig, axes = _two_panels(tick_labels)
+        png = charts.figure_bytes(fig, "png", close=False)
+        places = [ax.get_position().bounds for ax in axes], fig._houseedge_area.bounds
+        left_out = {n for n, s in axes[0].spines.items() if not s.get_in_layout()}
+        plt.close(fig)
+        return png, places, left_out
+
+    for tick_labels in (True, False):
+        png, places, left_out = laid_out(tick_labels)
+        # Ticks on the right without labels, long marks under hidden labels: those spines stay.
+        assert "right" not in left_out and "left" in left_out
+        assert ("bottom" in left_out) == tick_labels
+        with monkeypatch.context() as patch:
+            patch.setattr(charts, "_spines_out_of_layout", lambda fig: None)
+            every_png, every_places, every_left_out = laid_out(tick_labels)
+        assert not every_left_out
+        assert np.allclose(places[0], every_places[0]) and np.allclose(places[1],
+                                                                         every_places[1])
+        assert png == every_png
