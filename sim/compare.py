@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -106,10 +106,12 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str) -> Paired
     nan = PairedDifference(math.nan, math.nan, n, math.nan, math.nan, math.nan, math.nan)
     stake_a = sum(x[column] for x in a)
     stake_b = sum(x[column] for x in b)
-    if n < 2 or stake_a == 0 or stake_b == 0:
+    if stake_a == 0 or stake_b == 0:
         return nan
     edge_a = -sum(x[1] for x in a) / stake_a
     edge_b = -sum(x[1] for x in b) / stake_b
+    if n < 2:  # the difference is known; its spread between batches is not
+        return replace(nan, diff=edge_a - edge_b + 0.0)
     zero = [0.0] * 4
     a += [zero] * (n - len(a))
     b += [zero] * (n - len(b))
@@ -236,12 +238,21 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
                 "correlation": paired.correlation, "diff_exact": exact,
                 "diff_z": z_score(paired.diff, exact, paired.stderr),
                 "batches": paired.batches,
-                "note": "" if paired.batches >= MIN_BATCHES else (
-                    f"only {paired.batches} paired batches (chunks): the paired error is "
-                    f"rough; use {MIN_BATCHES} chunks or more")})
+                "note": _batches_note(paired.batches)})
         rows.append(out)
     columns = COMPARISON_COLUMNS[:6] + list(grid_columns) + COMPARISON_COLUMNS[6:]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _batches_note(batches: int) -> str:
+    """What a comparison's note says of the batches its paired error rests on."""
+    if batches >= MIN_BATCHES:
+        return ""
+    if batches < 2:
+        return (f"one paired batch (chunk): no paired error, only the independent one; use "
+                f"{MIN_BATCHES} chunks or more")
+    return (f"only {batches} paired batches (chunks): the paired error is rough; use "
+            f"{MIN_BATCHES} chunks or more")
 
 
 # ------------------------------------------------------------------ target precision

@@ -396,8 +396,7 @@ def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
     if len(paired) > limit:
         lines.append(f"... {len(paired) - limit} more in comparisons.csv")
     notes = paired["note"].dropna().astype(str)
-    if (notes != "").any():
-        lines.append(f"* {notes[notes != ''].iloc[0]}")
+    lines += [f"* {note}" for note in dict.fromkeys(notes[notes != ""])]  # each one once
     return "\n".join(lines)
 
 

@@ -142,3 +142,31 @@ def test_terminal_comparison_cells_never_run_together():
                      "2.774", "0.136", "16.335", "14406.2"]
     assert lines[3].split()[6:] == ["-1234.560", "50.000", "60.000", "1.4", "-1230.000",
                                     "-0.09"]
+
+
+def test_one_batch_gives_the_difference_without_a_paired_error():
+    # One chunk each: the difference of the two edges is known, its spread between batches
+    # is not. The row shows the difference, no paired error, and says why.
+    row, base = BatchTotals(), BatchTotals()
+    row.add(_stats(10, -3.0, 10.0))
+    base.add(_stats(10, 1.0, 20.0))
+    paired = paired_difference(row, base, "initial")
+    assert paired.diff == pytest.approx(0.3 - (-0.05)) and paired.batches == 1
+    assert math.isnan(paired.stderr) and math.isnan(paired.low) and math.isnan(paired.high)
+    assert math.isnan(paired_difference(row, BatchTotals(), "initial").diff)  # no stake
+
+
+def test_the_terminal_table_gives_every_note_once():
+    from sim.report import comparison_terminal
+
+    notes = ["only 4 paired batches", "one paired batch", "only 4 paired batches", ""]
+    paired = pd.DataFrame({
+        "variant": list("abcd"), "strategy": "s", "baseline_variant": "z",
+        "baseline_strategy": "s", "diff": [0.1, 0.2, 0.3, 0.4],
+        "diff_stderr": [0.01, math.nan, 0.01, 0.01], "independent_stderr": 0.02,
+        "variance_reduction": [4.0, math.nan, 4.0, 4.0], "diff_exact": math.nan,
+        "diff_z": math.nan, "headline_basis": "per initial stake", "note": notes})
+    lines = comparison_terminal(paired).splitlines()
+    assert [line for line in lines if line.startswith("* ")] == [
+        "* only 4 paired batches", "* one paired batch"]
+    assert lines[3].split()[-2:] == ["20.000", "2.000"]  # the difference, no paired error
