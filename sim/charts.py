@@ -622,7 +622,6 @@ def _ticks_in_view(fig: Figure) -> None:
                     ticker.locator.set_axis(axis)
 
 
-
 # The axis and the tick side (1: bottom or left, 2: top or right) of each spine.
 _SPINE_SIDES = {"left": ("yaxis", 1), "right": ("yaxis", 2), "bottom": ("xaxis", 1),
                 "top": ("xaxis", 2)}
@@ -644,8 +643,8 @@ def _spines_out_of_layout(fig: Figure) -> None:
     what is measured anyway: the axes' box and the tick labels beyond its tick marks.
 
     A spine's extent is the axes' edge widened by its tick marks; to find them it makes the
-    axis's ticks again (and a layout measures every axes twice, the saved area once more),
-    a sixth of the cost of drawing a chart. A spine moved off the axes' edge, or with tick
+    axis's ticks again (and a layout measures every axes twice, the saved area once more):
+    a sixth of the cost of laying a chart out. A spine moved off the axes' edge, or with tick
     marks but no labels on its side, still takes part."""
     for ax in fig.axes:
         for name, spine in ax.spines.items():
