@@ -184,8 +184,8 @@ def kernel_peg(pone, dealer, plays, sequence, held):
     p0 = 0
     p1 = 0
     turn = 0
-    n = 0
-    count = 0
+    n = np.int64(0)  # typed: literal zeros would compile _kernel_choose a second time
+    count = np.int64(0)
     last = -1
     while left0 + left1 > 0:
         hand = pone if turn == 0 else dealer

@@ -264,7 +264,7 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
     decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
     order = pack.copy()
     unit = prog[1]
-    streak = 0
+    streak = np.int64(0)  # typed: a literal 0 would compile _play_deal a second time
     for _ in range(n_deals):
         shuffle_in_place(order, state)
         initial = unit
@@ -411,7 +411,7 @@ def _play_orders(orders, rule_i, rule_f, masks, coppered, stakes, slot_start, sl
     decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
     out = np.empty((orders.shape[0], 3), dtype=np.float64)
     unit = prog[1]
-    streak = 0
+    streak = np.int64(0)
     for i in range(orders.shape[0]):
         initial = unit
         net, wagered, _, _, unit, streak = _play_deal(
@@ -434,7 +434,7 @@ def _session_nets(n_sessions, n_rounds, state, pack, rule_i, rule_f, masks, copp
     out = np.empty((n_sessions, n_rounds), dtype=np.float64)
     for s in range(n_sessions):
         unit = prog[1]  # every session starts the progression afresh
-        streak = 0
+        streak = np.int64(0)
         for r in range(n_rounds):
             shuffle_in_place(order, state)
             net, _, _, _, unit, streak = _play_deal(

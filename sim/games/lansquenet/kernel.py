@@ -175,7 +175,7 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     arr = pack.copy()
     buf = np.empty(n, dtype=pack.dtype)
     given = orders.shape[0] > 0
-    row = 0
+    row = np.int64(0)  # typed: a literal 0 would compile _fresh a second time
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8, dtype=np.float64)
     hist = np.zeros(HIST_SIZE, dtype=np.int64)

@@ -158,7 +158,7 @@ def _rounds(n, state, orders, players, policies, boodle, kitty_stake, boodle_sta
         money[:] = 0
         collected[:] = 0
         paid = 0
-        dealer = 0
+        dealer = np.int64(0)  # typed: a literal 0 would compile _deal a second time
         deals = 0
         while True:
             deals += 1

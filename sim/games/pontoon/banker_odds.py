@@ -63,7 +63,7 @@ def banker_structure(key, btab, keyed, five_rule):
     codes = np.zeros(MAX_ROWS, dtype=np.int64)
     index = Dict.empty(key_type=types.int64, value_type=types.int64)
     mult = np.zeros(11, dtype=np.int64)
-    n = 0
+    n = np.int64(0)  # typed: a literal 0 would compile _add_row a second time
     for v1 in range(1, 11):
         for v2 in range(v1, 11):
             if v1 == 1 and v2 == 10:
