@@ -410,12 +410,16 @@ def _play_orders(orders, rule_i, rule_f, masks, coppered, stakes, slot_start, sl
     counts = np.zeros(base_covered.shape[0], dtype=np.int64)
     decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
     out = np.empty((orders.shape[0], 3), dtype=np.float64)
+    # Each order is played from a writable copy: the array type the simulation passes, so
+    # _play_deal is compiled once for both (read-only orders would compile it again).
+    order = np.empty(orders.shape[1], dtype=np.int8)
     unit = prog[1]
     streak = np.int64(0)
     for i in range(orders.shape[0]):
         initial = unit
+        order[:] = orders[i]
         net, wagered, _, _, unit, streak = _play_deal(
-            orders[i], rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
+            order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_flat,
             base_covered, fast, rank_stakes, rank_sign, high, call, prog, unit, streak,
             counts, decided)
         out[i, 0] = net
