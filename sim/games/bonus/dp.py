@@ -139,14 +139,55 @@ def _bet_value(V, a, bt, p, w, b, s, g, returns, probs, nout, cw, bmax):
 
 
 @numba.njit(cache=True)
+def _row_stake_values(out, stakes, V, a, bt, p, w, returns, probs, nout, cw, step, cand_s,
+                      cand_g, min_stake, max_bet, bmax):
+    """The candidates whose stake is the same at every balance of the row (p, w): a listed
+    stake, and the stake that finishes the requirement wherever the balance covers it.
+    ``stakes[k]`` is that stake (0: none) and ``out[k, b]`` its value at each balance that may
+    place it, as :func:`_bet_value` computes it term by term (the same sums in the same order,
+    so the same bits). Such a stake lands on one row of the next layer whatever the balance, so
+    each outcome adds a shifted slice of that row: loops the compiler vectorises, where one
+    state at a time spent most of its time on indexing."""
+    for k in range(cand_s.shape[0]):
+        g = cand_g[k]
+        s = cand_s[k]
+        if s == TO_FINISH:
+            s = ((w + cw[g] * step[g] - 1) // (cw[g] * step[g])) * step[g]
+        stakes[k] = 0
+        if s <= 0 or (max_bet > 0 and s > max_bet) or s > bmax:
+            continue
+        stakes[k] = s
+        lo = max(s, min_stake)
+        w2 = max(w - s * cw[g], 0)
+        row, al, be = V[p, w2], a[p, w2], bt[p, w2]
+        acc = out[k]
+        acc[lo:] = 0.0
+        for j in range(nout[g]):
+            q = probs[g, j]
+            if q == 0.0:
+                continue
+            shift = _payout(s, returns[g, j]) - s  # b2 = b + shift
+            top = min(bmax - shift, bmax)  # the last balance whose b2 is on the grid
+            for b in range(lo, top + 1):
+                acc[b] += q * row[b + shift]
+            for b in range(max(lo, top + 1), bmax + 1):
+                acc[b] += q * (al * (b + shift) + be)
+
+
+@numba.njit(cache=True)
 def _backward_layer(prm, returns, probs, nout, cw, step, nxt_V, nxt_a, nxt_bt, V, stake,
                     game, can_bet, choose, cand_s, cand_g):
     """Values of one layer (in place when ``nxt_V`` is ``V``); with ``choose``, the best
     action of each state is written into ``stake`` and ``game``."""
     kind, forfeit_all, bonus, cap, min_stake = prm[0], prm[1] == 1, prm[2], prm[3], prm[4]
     W, bmax, P, max_bet = prm[5], prm[6], prm[7], prm[9]
+    row_values = np.empty((cand_s.shape[0], bmax + 1))  # see _row_stake_values
+    row_stakes = np.zeros(cand_s.shape[0], dtype=np.int64)
     for w in range(W + 1):
         for p in range(P):
+            if w > 0 and can_bet and choose:
+                _row_stake_values(row_values, row_stakes, nxt_V, nxt_a, nxt_bt, p, w, returns,
+                                  probs, nout, cw, step, cand_s, cand_g, min_stake, max_bet, bmax)
             for b in range(bmax + 1):
                 if w == 0:
                     V[p, 0, b] = complete_payoff(kind, p, b, bonus, cap)
@@ -175,8 +216,11 @@ def _backward_layer(prm, returns, probs, nout, cw, step, nxt_V, nxt_a, nxt_bt, V
                     s = _resolve(cand_s[k], g, b, w, step, cw, max_bet)
                     if s == 0:
                         continue
-                    value = _bet_value(nxt_V, nxt_a, nxt_bt, p, w, b, s, g, returns, probs,
-                                       nout, cw, bmax)
+                    if s == row_stakes[k]:  # the same stake, the same bets: computed above
+                        value = row_values[k, b]
+                    else:
+                        value = _bet_value(nxt_V, nxt_a, nxt_bt, p, w, b, s, g, returns, probs,
+                                           nout, cw, bmax)
                     if value > best + EPS:
                         best, best_s, best_g = value, s, g
                 if best_s > 0 and best >= leave - EPS:
