@@ -11,7 +11,15 @@ import pytest
 
 from sim.games.bonus import BonusRules, BonusView, grid_for, played_game, policy_value
 from sim.games.bonus import players as bonus_strategies
-from sim.games.bonus.dp import backward_values, evaluate
+from sim.games.bonus.dp import (
+    _bet_value,
+    _resolve,
+    _row_stake_values,
+    backward_values,
+    candidate_actions,
+    evaluate,
+    rich_recursion,
+)
 from sim.games.bonus.operator import claims_cost, term_effects, value_row
 from sim.games.bonus.terms import PRESETS
 from strategies.bonus import Bold, Flat, Optimal, SwitchGame, TwoTier
@@ -163,6 +171,37 @@ def test_optimal_policy_equals_the_exact_fraction_optimum(tiny_card, terms):
     # The optimum is at least as good as every built-in policy.
     for other in POLICIES:
         assert policy_value(rules, other).mean_payout <= exact.mean_payout + 1e-9
+
+
+@pytest.mark.parametrize("terms", [{}, {"max_bet": 2.0}, {"kind": "parachute"}], ids=str)
+def test_a_row_of_values_equals_the_states_one_by_one(tiny_card, terms):
+    # The optimum values a stake fixed along a row (listed, or what finishes the requirement)
+    # a row at a time: bit for bit what valuing each state on its own gives.
+    rules = BonusRules(deposit=4.0, cap=4.0, wagering=3.0, games=(tiny_card,), **terms)
+    grid = grid_for(rules)
+    cands = candidate_actions(grid, (1.0, 2.0, 3.0), None)
+    rich = rich_recursion(grid, None, None, cands)
+    prm = grid.params(40)
+    bmax, min_stake, max_bet = int(prm[6]), int(prm[4]), int(prm[9])
+    g = grid.games
+    rng = np.random.default_rng(3)
+    V = rng.random((grid.phases, grid.requirement + 1, bmax + 1))
+    values, stakes = np.empty((len(cands[0]), bmax + 1)), np.zeros(len(cands[0]), np.int64)
+    matched = 0
+    for p in range(grid.phases):
+        for w in range(1, grid.requirement + 1):
+            _row_stake_values(values, stakes, V, rich.alpha[0], rich.beta[0], p, w, g["returns"],
+                              g["probs"], g["nout"], g["cw"], g["step"], *cands, min_stake,
+                              max_bet, bmax)
+            for k, (code, game) in enumerate(zip(*cands)):
+                for b in range(min_stake, bmax + 1):
+                    s = _resolve(code, game, b, w, g["step"], g["cw"], max_bet)
+                    if s and s == stakes[k]:
+                        one = _bet_value(V, rich.alpha[0], rich.beta[0], p, w, b, s, game,
+                                         g["returns"], g["probs"], g["nout"], g["cw"], bmax)
+                        assert values[k, b] == one, (p, w, k, b)
+                        matched += 1
+    assert matched > 100
 
 
 @pytest.mark.parametrize("policy", [Flat(1.0), Flat(5.0), Flat(40.0), Bold(),
