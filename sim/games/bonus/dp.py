@@ -50,13 +50,19 @@ def _payout(s, r):
 
 
 @numba.njit(inline="always")
+def _finishing_stake(g, w, step, cw):
+    """The smallest stake on game ``g`` that completes ``w`` wagering units at once."""
+    return ((w + cw[g] * step[g] - 1) // (cw[g] * step[g])) * step[g]
+
+
+@numba.njit(inline="always")
 def _resolve(code, g, b, w, step, cw, max_bet):
     """A candidate stake in a state (0: not possible there); b < 0 means a rich state."""
     st = step[g]
     if code > 0:
         s = code
     else:
-        need = ((w + cw[g] * st - 1) // (cw[g] * st)) * st
+        need = _finishing_stake(g, w, step, cw)
         if b < 0:  # rich: no balance limit
             s = max_bet if (code == ALL_IN and max_bet > 0) else need
             if max_bet > 0 and s > max_bet:
@@ -152,7 +158,7 @@ def _row_stake_values(out, stakes, V, a, bt, p, w, returns, probs, nout, cw, ste
         g = cand_g[k]
         s = cand_s[k]
         if s == TO_FINISH:
-            s = ((w + cw[g] * step[g] - 1) // (cw[g] * step[g])) * step[g]
+            s = _finishing_stake(g, w, step, cw)
         stakes[k] = 0
         if s <= 0 or (max_bet > 0 and s > max_bet) or s > bmax:
             continue
