@@ -174,6 +174,8 @@ class CheckpointStore:
             rule = target_rule(experiment) or _NoTarget(pairs(experiment))
         self.rule = rule
         self.group_of = {p: group for group in self.rule.groups for p in group}
+        for pair in getattr(rule, "not_offered", ()):  # nothing to play for
+            self.progress[pair].stopped = True
 
     def done(self, pair: tuple[int, int]) -> bool:
         """The pair has merged its last chunk, or stopped at its target."""

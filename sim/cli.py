@@ -187,6 +187,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             kept = "finished chunks kept"
         raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
+    from sim import compare
+
+    for line in compare.target_lines(frame, exp):  # which rows met the target, in what rounds
+        print(line.removeprefix("- ") if line else line)
     if (out_dir / "comparisons.csv").exists():  # each row against its baseline, paired
         import pandas as pd
 

@@ -38,7 +38,8 @@ import pandas as pd
 
 from sim import games
 from sim.errors import UnknownName
-from sim.stats import MIN_BATCHES, Z95, BatchTotals, Stats, z_score
+from sim.headline import UNRELIABLE_NOTES
+from sim.stats import MIN_BATCHES, Z95, BatchTotals, Stats, t95, z_score
 
 Pair = tuple[int, int]
 STAKE_COLUMN = {"initial": 2, "wagered": 3}
@@ -56,8 +57,10 @@ class PairedDifference:
         batches: how many paired batches it rests on.
         low: lower end of the 95% interval (Student's t with ``batches - 1`` degrees).
         high: upper end.
-        batch_var_a: the row's own variance from the same batches (for the correlation).
+        batch_var_a: the row's own variance (for the correlation): its error squared, or
+            from the same batches where no error was given.
         batch_var_b: the baseline's.
+        dof: the degrees of freedom of the interval's Student's t (``inf``: the normal's).
     """
 
     diff: float
@@ -67,6 +70,7 @@ class PairedDifference:
     high: float
     batch_var_a: float
     batch_var_b: float
+    dof: float = math.nan
 
     @property
     def halfwidth(self) -> float:
@@ -78,26 +82,42 @@ class PairedDifference:
         if not (self.batch_var_a > 0 and self.batch_var_b > 0):
             return math.nan
         cov = (self.batch_var_a + self.batch_var_b - self.stderr ** 2) / 2
-        return cov / math.sqrt(self.batch_var_a * self.batch_var_b)
+        # Clamped: a batch-means error beside per-round row errors may imply beyond -1.
+        return max(-1.0, min(1.0, cov / math.sqrt(self.batch_var_a * self.batch_var_b)))
 
 
-def t95(dof: int) -> float:
-    """The two-sided 95% quantile of Student's t (the normal's for many degrees)."""
-    if dof >= 1000 or dof < 1:
-        return Z95 if dof >= 1 else math.nan
-    # scipy.special, not scipy.stats: the same quantile (stats.t.ppf calls it) without the
-    # 50 MB and half a second that importing every distribution of scipy.stats costs.
-    from scipy.special import stdtrit
+@dataclass(frozen=True)
+class RowError:
+    """A row's own standard error on one basis, as its report gives it.
 
-    return float(stdtrit(dof, 0.975))
+    Attributes:
+        se: the standard error of the row's edge (the exact SD's where the game gives it).
+        dof: the degrees of freedom it rests on (``inf`` where exact or from every round).
+        unreliable: why the row's own error cannot be trusted ("" where it can).
+    """
+
+    se: float
+    dof: float = math.inf
+    unreliable: str = ""
+    exact: bool = False
 
 
-def paired_difference(row: BatchTotals, base: BatchTotals, basis: str) -> PairedDifference:
+def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
+                      errors: tuple[RowError, RowError] | None = None, shared: bool = True
+                      ) -> PairedDifference:
     """The paired difference of two rows' edges on ``basis`` ("initial" or "wagered").
 
     Both rows' batches are merged to the coarser of their widths; a row with fewer chunks
     than the other contributes nothing to the batches it did not play (those count with the
     other row's own spread).
+
+    With ``errors`` (each row's own error as its report gives it) the error is never below
+    ``|se_A - se_B|``, what the rows' own errors allow whatever their correlation; rows that
+    share no cards (``shared`` False) are independent, ``sqrt(se_A^2 + se_B^2)``; and where
+    both errors are exact, the variance is at least ``se_A^2 + se_B^2 - 2 rho se_A se_B``
+    with only the correlation ``rho`` taken from the batches: a handful of batches that
+    missed a rare large prize understate each row's spread, but not their correlation.
+    Without ``errors`` the batches alone give it (batch means on the per-batch differences).
     """
     column = STAKE_COLUMN[basis]
     width = max(row.width, base.width)
@@ -110,20 +130,58 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str) -> Paired
         return nan
     edge_a = -sum(x[1] for x in a) / stake_a
     edge_b = -sum(x[1] for x in b) / stake_b
+    diff = edge_a - edge_b + 0.0
+    if errors is not None and not shared:  # independent rows: the rows' errors alone
+        se_a, se_b = errors[0].se, errors[1].se
+        se = math.hypot(se_a, se_b)
+        dof = _satterthwaite((se_a ** 2, errors[0].dof), (se_b ** 2, errors[1].dof))
+        half = t95(dof) * se
+        return PairedDifference(diff, se, n, diff - half, diff + half, se_a ** 2, se_b ** 2, dof)
     if n < 2:  # the difference is known; its spread between batches is not
-        return replace(nan, diff=edge_a - edge_b + 0.0)
+        return replace(nan, diff=diff)
     zero = [0.0] * 4
     a += [zero] * (n - len(a))
     b += [zero] * (n - len(b))
     scale = n / (n - 1)
     ra = [(x[1] + edge_a * x[column]) / stake_a for x in a]
     rb = [(x[1] + edge_b * x[column]) / stake_b for x in b]
-    var = scale * sum((p - q) ** 2 for p, q in zip(ra, rb))
-    se = math.sqrt(max(var, 0.0))
-    diff = edge_a - edge_b + 0.0
-    half = t95(n - 1) * se
-    return PairedDifference(diff, se, n, diff - half, diff + half,
-                            scale * sum(p * p for p in ra), scale * sum(q * q for q in rb))
+    var_a = scale * sum(p * p for p in ra)
+    var_b = scale * sum(q * q for q in rb)
+    # Batch means on the per-batch differences: honest where each row's batches show its
+    # spread (light tails), and the most precise when the rows are close to one another.
+    batch = scale * sum((p - q) ** 2 for p, q in zip(ra, rb))
+    if errors is None:
+        se = math.sqrt(max(batch, 0.0))
+        half = t95(n - 1) * se
+        return PairedDifference(diff, se, n, diff - half, diff + half, var_a, var_b, n - 1)
+    se_a, se_b = errors[0].se, errors[1].se
+    var, dof = max(batch, (se_a - se_b) ** 2), float(n - 1)  # never below the bound
+    if errors[0].exact and errors[1].exact and n >= MIN_BATCHES and var_a > 0 and var_b > 0:
+        # Exact SDs: the batches may have missed a rare large outcome that the SDs count,
+        # so the variance is also taken from them, with the correlation alone from the
+        # batches (two batches always correlate perfectly: not below MIN_BATCHES); the
+        # larger of the two stands.
+        rho = max(-1.0, min(1.0, scale * sum(p * q for p, q in zip(ra, rb))
+                            / math.sqrt(var_a * var_b)))
+        cross = 2 * rho * se_a * se_b
+        composite = max(se_a ** 2 + se_b ** 2 - cross, (se_a - se_b) ** 2)
+        if composite > var:
+            # Satterthwaite, with var(rho-hat) ~ (1 - rho^2)^2 / (n - 1).
+            spread = 4 * (se_a * se_b) ** 2 * (1 - rho * rho) ** 2 / (n - 1)
+            var = composite
+            dof = max(n - 1.0, 2 * var * var / spread if spread > 0 else math.inf)
+    se = math.sqrt(var)
+    half = t95(dof) * se
+    return PairedDifference(diff, se, n, diff - half, diff + half, se_a ** 2, se_b ** 2, dof)
+
+
+def _satterthwaite(*parts: tuple[float, float]) -> float:
+    """The degrees of freedom of a sum of variance estimates, each (value, its dof)."""
+    total = sum(v for v, _ in parts)
+    denominator = sum(v * v / d for v, d in parts if v > 0 and math.isfinite(d))
+    if total <= 0 or denominator == 0:
+        return math.inf
+    return total * total / denominator
 
 
 # ------------------------------------------------------------------- who against whom
@@ -169,10 +227,12 @@ def comparisons(experiment: Any) -> list[Comparison]:
 COMPARISON_COLUMNS = [
     "kind", "game", "variant", "strategy", "baseline_variant", "baseline_strategy", "rounds",
     "baseline_rounds", "headline_basis", "diff", "diff_stderr", "diff_ci95_low",
-    "diff_ci95_high", "independent_stderr", "variance_reduction", "correlation", "diff_exact",
-    "diff_z", "batches", "diff_per_initial_bet", "diff_stderr_per_initial_bet",
-    "exact_diff_per_initial_bet", "diff_per_total_wagered", "diff_stderr_per_total_wagered",
-    "exact_diff_per_total_wagered", "note",
+    "diff_ci95_high", "independent_stderr", "variance_reduction", "variance_reduction_low",
+    "variance_reduction_high", "correlation", "diff_exact", "diff_z", "batches", "dof",
+    "shared_cards", "diff_per_initial_bet", "diff_stderr_per_initial_bet",
+    "exact_diff_per_initial_bet", "diff_z_per_initial_bet", "diff_per_total_wagered",
+    "diff_stderr_per_total_wagered", "exact_diff_per_total_wagered",
+    "diff_z_per_total_wagered", "note",
 ]
 SUMMARY_COMPARISON_COLUMNS = ["variant", "strategy", "baseline_variant", "baseline_strategy",
                               "diff", "diff_stderr", "diff_ci95_low", "diff_ci95_high",
@@ -180,41 +240,69 @@ SUMMARY_COMPARISON_COLUMNS = ["variant", "strategy", "baseline_variant", "baseli
                               "diff_z", "note"]
 
 
-def _row_se(row: Mapping[str, Any], basis: str) -> float:
-    """A row's own standard error on a basis, as its report gives it (the exact SD's where
-    the game has it)."""
-    if basis == "initial":
-        return float(row.get("stderr_exact", math.nan)) if math.isfinite(
-            row.get("stderr_exact", math.nan)) else float(row["stderr"])
-    return float(row["stderr_per_total_wagered"])
+def row_error(row: Mapping[str, Any], basis: str) -> RowError:
+    """A report row's own standard error on a basis, as its report gives it: the exact SD's
+    where the game has it, else the sample's (from every round, or from its batches where
+    rounds are dependent), with the degrees of freedom it rests on and, where the report
+    flags it, why it cannot be trusted."""
+    exact_column, column = (("stderr_exact", "stderr") if basis == "initial" else
+                            ("stderr_exact_per_total_wagered", "stderr_per_total_wagered"))
+    exact = _number(row.get(exact_column))
+    if math.isfinite(exact):
+        return RowError(exact, exact=True)
+    batches = _number(row.get("stderr_batches"))
+    dof = batches - 1 if math.isfinite(batches) else max(float(row["rounds"]) - 1, 1.0)
+    note = row.get("note") if isinstance(row.get("note"), str) else ""
+    unreliable = "; ".join(part for part in note.split("; ")
+                           if part.startswith(UNRELIABLE_NOTES))
+    return RowError(_number(row.get(column)), dof, unreliable)
+
+
+def _number(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
 
 
 def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
                      frame: pd.DataFrame, grid_columns: Sequence[str] = ()) -> pd.DataFrame:
     """``comparisons.csv``: each row against its baseline, on both bases, headline first.
 
-    The independent standard error is what two independent runs of the same rounds would
-    have had: the two rows' own errors combined (``sqrt(se_A^2 + se_B^2)``, each as the
-    report gives it); the variance reduction factor is its square over the paired one's.
+    The paired error takes each row's own error as the report gives it and the correlation
+    from the paired batches (:func:`paired_difference`); rows of variants that deal different
+    packs share no cards and are independent. The independent standard error is what two
+    independent runs of the same rounds would have had (``sqrt(se_A^2 + se_B^2)``); the
+    variance reduction factor is its square over the paired one's, with a 95% range from the
+    correlation's (Fisher's z on the paired batches).
     """
     game = games.get(experiment.game)
     basis = game.headline_basis
     index = {(r["variant"], r["strategy"]): r for r in frame.to_dict("records")}
     names = ([v.name for v in experiment.variants], [s.name for s in experiment.strategies])
+    packs = [game.pack_key(v.rules) for v in experiment.variants]
     rows = []
     for comp in comparisons(experiment):
         a = index[(names[0][comp.row[0]], names[1][comp.row[1]])]
         b = index[(names[0][comp.base[0]], names[1][comp.base[1]])]
+        shared = packs[comp.row[0]] == packs[comp.base[0]]
         out: dict[str, Any] = {
             "kind": comp.kind, "game": experiment.game, "variant": a["variant"],
             "strategy": a["strategy"], "baseline_variant": b["variant"],
             "baseline_strategy": b["strategy"],
             **{c: a.get(c) for c in grid_columns},
             "rounds": a["rounds"], "baseline_rounds": b["rounds"],
-            "headline_basis": a["headline_basis"]}
+            "headline_basis": a["headline_basis"], "shared_cards": shared}
+        not_offered = any(isinstance(r.get("note"), str) and r["note"].startswith(
+            "not offered") for r in (a, b))
         for side, exact_column in (("initial", "exact_edge"),
                                    ("wagered", "exact_edge_per_total_wagered")):
-            paired = paired_difference(totals[comp.row], totals[comp.base], side)
+            errors = (row_error(a, side), row_error(b, side))
+            paired = paired_difference(totals[comp.row], totals[comp.base], side, errors,
+                                       shared)
+            if not_offered:
+                paired = PairedDifference(math.nan, math.nan, paired.batches, math.nan,
+                                          math.nan, math.nan, math.nan)
             suffix = "per_initial_bet" if side == "initial" else "per_total_wagered"
             exact = a[exact_column] - b[exact_column]
             if abs(exact) < 1e-12:  # two exact values equal but for float rounding
@@ -222,36 +310,82 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
             out[f"diff_{suffix}"] = paired.diff
             out[f"diff_stderr_{suffix}"] = paired.stderr
             out[f"exact_diff_{suffix}"] = exact
+            out[f"diff_z_{suffix}"] = z_score(paired.diff, exact, paired.stderr)
             if side != basis:
                 continue
-            independent = math.hypot(_row_se(a, side), _row_se(b, side))
-            if isinstance(a.get("note"), str) and a["note"].startswith("not offered") or \
-                    isinstance(b.get("note"), str) and b["note"].startswith("not offered"):
-                paired = PairedDifference(math.nan, math.nan, paired.batches, math.nan,
-                                          math.nan, math.nan, math.nan)
+            independent = math.hypot(errors[0].se, errors[1].se)
+            reduction = (independent / paired.stderr) ** 2 if paired.stderr > 0 else math.nan
+            low, high = _reduction_range(paired, errors, shared)
             out.update({
                 "diff": paired.diff, "diff_stderr": paired.stderr,
                 "diff_ci95_low": paired.low, "diff_ci95_high": paired.high,
-                "independent_stderr": independent,
-                "variance_reduction": (independent / paired.stderr) ** 2
-                if paired.stderr > 0 else math.nan,
+                "independent_stderr": independent, "variance_reduction": reduction,
+                "variance_reduction_low": low, "variance_reduction_high": high,
                 "correlation": paired.correlation, "diff_exact": exact,
                 "diff_z": z_score(paired.diff, exact, paired.stderr),
-                "batches": paired.batches,
-                "note": _batches_note(paired.batches)})
+                "batches": paired.batches, "dof": paired.dof,
+                "note": "; ".join(_comparison_notes(paired, errors, shared, (a, b),
+                                                    reduction, (low, high)))})
         rows.append(out)
     columns = COMPARISON_COLUMNS[:6] + list(grid_columns) + COMPARISON_COLUMNS[6:]
     return pd.DataFrame(rows, columns=columns)
 
 
+def _reduction_range(paired: PairedDifference, errors: tuple[RowError, RowError],
+                     shared: bool) -> tuple[float, float]:
+    """The 95% range of the variance reduction factor: the correlation's 95% interval by
+    Fisher's z over the paired batches, through ``(a^2 + b^2) / (a^2 + b^2 - 2 rho a b)``."""
+    if not shared:
+        return 1.0, 1.0  # no cards in common: exactly no gain
+    rho = paired.correlation
+    se_a, se_b = errors[0].se, errors[1].se
+    if paired.batches < 4 or not math.isfinite(rho) or not (se_a > 0 and se_b > 0):
+        return math.nan, math.nan
+    centre = math.atanh(max(-0.999999, min(0.999999, rho)))
+    half = Z95 / math.sqrt(paired.batches - 3)
+    total = se_a ** 2 + se_b ** 2
+
+    def factor(r: float) -> float:
+        return total / max(total - 2 * r * se_a * se_b, (se_a - se_b) ** 2, 1e-300)
+
+    return factor(math.tanh(centre - half)), factor(math.tanh(centre + half))
+
+
+def _comparison_notes(paired: PairedDifference, errors: tuple[RowError, RowError],
+                      shared: bool, rows: tuple[Mapping[str, Any], Mapping[str, Any]],
+                      reduction: float, reduction_range: tuple[float, float]) -> list[str]:
+    """What a comparison's note says: of the batches its correlation rests on, of a row's own
+    error that cannot be trusted, of a baseline that does not vary, and of what pairing did."""
+    notes = []
+    if shared and paired.batches < MIN_BATCHES:
+        notes.append(_batches_note(paired.batches))
+    for error, row in zip(errors, rows):
+        if error.unreliable:
+            notes.append(f"{row['variant']} / {row['strategy']}: {error.unreliable}")
+    if not math.isfinite(paired.stderr):
+        return notes
+    if shared and errors[1].se == 0 and errors[0].se > 0:
+        notes.append("the baseline does not vary (its edge is exact every round): the "
+                     "difference has the row's own error, and pairing gains nothing; set "
+                     "baseline = \"name\" to compare with another strategy")
+    elif shared and math.isfinite(reduction) and reduction_range[1] < 1:
+        notes.append(f"pairing made the difference noisier (variance reduction "
+                     f"{reduction:.2f}): the two rows move against each other (correlation "
+                     f"{paired.correlation:+.2f})")
+    return notes
+
+
+def reduction_uncertain(low: float, high: float) -> bool:
+    """Whether a variance reduction's 95% range leaves open if pairing helped at all."""
+    return math.isfinite(low) and math.isfinite(high) and low < 1 < high
+
+
 def _batches_note(batches: int) -> str:
     """What a comparison's note says of the batches its paired error rests on."""
-    if batches >= MIN_BATCHES:
-        return ""
     if batches < 2:
         return (f"one paired batch (chunk): no paired error, only the independent one; use "
                 f"{MIN_BATCHES} chunks or more")
-    return (f"only {batches} paired batches (chunks): the paired error is rough; use "
+    return (f"only {batches} paired batches (chunks): the correlation is rough; use "
             f"{MIN_BATCHES} chunks or more")
 
 
@@ -290,6 +424,11 @@ class TargetRule:
                  for s in range(len(experiment.strategies))]
         self.comparisons = comparisons(experiment) if targets.diff_ci is not None else []
         self.exact_sd = self._exact_sd(experiment, game) if targets.ci is not None else {}
+        # A bet the variant does not offer has no edge to make precise: it plays no rounds.
+        self.not_offered = {
+            (vi, si) for vi, variant in enumerate(experiment.variants)
+            for si, spec in enumerate(experiment.strategies)
+            if game.not_offered(variant.rules, spec.build(experiment.game)) is not None}
         if targets.diff_ci is not None:
             self.groups = [pairs]
         else:
@@ -418,16 +557,30 @@ def row_columns(result: Any, pair: Pair) -> dict[str, Any]:
     return out
 
 
-def target_lines(frame: pd.DataFrame) -> list[str]:
-    """Markdown lines saying, per row, whether it met its target and in how many rounds."""
+def target_lines(frame: pd.DataFrame, experiment: Any) -> list[str]:
+    """Markdown lines saying, per row, whether it met its target and in how many rounds: a
+    bet not offered played none, and a baseline with no target of its own (``target_diff_ci``)
+    played until every row compared with it had stopped."""
     if "target_met" not in frame:
         return []
     asked = [f"95% CI half-width of the headline edge <= {100 * t:.4g} points"
              for t in frame["target_ci"].dropna().unique()]
     asked += [f"95% CI half-width of each paired difference <= {100 * t:.4g} points"
               for t in frame["target_diff_ci"].dropna().unique()]
+    names = ([v.name for v in experiment.variants], [s.name for s in experiment.strategies])
+    own_target = not frame["target_ci"].isna().all()
+    compared = {(names[0][c.row[0]], names[1][c.row[1]]) for c in comparisons(experiment)}
     lines = [f"Target precision: {'; '.join(asked)} (the rounds budget at most).", ""]
     for row in frame.itertuples(index=False):
-        met = "met the target" if row.target_met else "did not meet the target (budget spent)"
-        lines.append(f"- {row.variant} / {row.strategy}: {met} in {row.rounds:,} rounds")
+        note = row.note if isinstance(row.note, str) else ""
+        if note.startswith("not offered") and not row.rounds:
+            outcome = "not offered: played no rounds"
+        elif not own_target and (row.variant, row.strategy) not in compared:
+            outcome = (f"a baseline: played until every row compared with it stopped, "
+                       f"{row.rounds:,} rounds")
+        elif row.target_met:
+            outcome = f"met the target in {row.rounds:,} rounds"
+        else:
+            outcome = f"did not meet the target in {row.rounds:,} rounds (budget spent)"
+        lines.append(f"- {row.variant} / {row.strategy}: {outcome}")
     return [*lines, ""]

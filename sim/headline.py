@@ -20,14 +20,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.stats import Z95, Stats, z_score
+from sim.stats import MIN_BATCHES, Z95, Stats, t95, z_score
 
 BASIS_LABELS = {"initial": "per initial stake", "wagered": "per amount wagered"}
 RARE_COUNT = 10     # when this many rounds, the most extreme of the sample, carry
 RARE_SHARE = 0.25   # more than this share of its spread, the sample SE is unreliable
 
 HEADLINE_COLUMNS = ["headline_basis", "edge", "edge_stderr", "edge_ci95_low", "edge_ci95_high",
-                    "edge_exact", "edge_z", "stderr_source", "note"]
+                    "edge_exact", "edge_z", "stderr_source", "stderr_batches", "note"]
+# How a row's note begins where its own error cannot be trusted (comparisons carry it on).
+UNRELIABLE = "sample SE unreliable"
+FEW_BATCHES = "error from only"
+UNRELIABLE_NOTES = (UNRELIABLE, FEW_BATCHES)
 
 
 def rare_spread_share(stats: Stats, rounds: int = RARE_COUNT) -> float:
@@ -58,9 +62,18 @@ def unreliable_reason(stats: Stats) -> str | None:
     """Why the sample's standard error cannot be trusted, or None."""
     share = rare_spread_share(stats)
     if share > RARE_SHARE:
-        return (f"sample SE unreliable: its {RARE_COUNT} most extreme rounds carry {share:.0%} "
+        return (f"{UNRELIABLE}: its {RARE_COUNT} most extreme rounds carry {share:.0%} "
                 "of the spread")
     return None
+
+
+def few_batches_reason(stats: Stats) -> str | None:
+    """Why a batch-means error (rounds dependent) rests on too few batches, or None."""
+    if not stats.dependent or stats.batches >= MIN_BATCHES:
+        return None
+    return (f"{FEW_BATCHES} {stats.batches} batches of dependent rounds: it is rough "
+            f"(Student's t on {max(stats.batches - 1, 0)} degrees of freedom); play "
+            f"{MIN_BATCHES} batches or more")
 
 
 def headline(row: dict[str, Any], basis: str, stats: Stats, not_offered: str | None
@@ -87,17 +100,20 @@ def headline(row: dict[str, Any], basis: str, stats: Stats, not_offered: str | N
         return {**out, "headline_basis": "no stakes", "edge": math.nan,
                 "edge_stderr": math.nan, "edge_ci95_low": math.nan, "edge_ci95_high": math.nan,
                 "edge_exact": math.nan, "edge_z": math.nan, "stderr_source": "",
-                "note": ""}
+                "stderr_batches": math.nan, "note": ""}
     note = not_offered
     if note is None and stats.sums["sum_wagered"] == 0:
         note = "no bet placed in any round"
     if note is not None:
         return {**out, "edge": math.nan, "edge_stderr": math.nan, "edge_ci95_low": math.nan,
                 "edge_ci95_high": math.nan, "edge_exact": math.nan, "edge_z": math.nan,
-                "stderr_source": "", "note": note}
+                "stderr_source": "", "stderr_batches": math.nan, "note": note}
+    batched = stats.dependent and not se_exact
     if not se_exact:
-        note = unreliable_reason(stats)
-    return {**out, "edge": edge, "edge_stderr": se, "edge_ci95_low": edge - Z95 * se,
-            "edge_ci95_high": edge + Z95 * se, "edge_exact": exact,
+        note = few_batches_reason(stats) or unreliable_reason(stats)
+    half = (t95(stats.stderr_dof) if batched else Z95) * se
+    return {**out, "edge": edge, "edge_stderr": se, "edge_ci95_low": edge - half,
+            "edge_ci95_high": edge + half, "edge_exact": exact,
             "edge_z": z_score(edge, exact, se), "stderr_source": "exact" if se_exact
-            else "sample", "note": note or ""}
+            else "batch means" if batched else "sample",
+            "stderr_batches": stats.batches if batched else math.nan, "note": note or ""}

@@ -28,7 +28,7 @@ from sim.files import recording, write_atomic
 from sim.headline import HEADLINE_COLUMNS, headline
 from sim.run_folder import MANIFEST
 from sim.runner import RunResult
-from sim.stats import Z95, Stats, z_score
+from sim.stats import Z95, Stats, t95, z_score
 from sim.tabulate import path_columns
 
 CORE_COLUMNS = [
@@ -88,9 +88,12 @@ def build(result: RunResult) -> pd.DataFrame:
                 stderr = exact.sd_net / math.sqrt(stats.rounds) / exact.mean_initial_stake
                 row["stderr_exact"] = stderr
                 se_initial_exact = True
-            # The interval is taken with the same error as z, so the two never contradict.
-            row["ci95_low"] = stats.edge_per_initial_bet - Z95 * stderr
-            row["ci95_high"] = stats.edge_per_initial_bet + Z95 * stderr
+            # The interval is taken with the same error as z, so the two never contradict;
+            # Student's t on the batches where the error is from batch means.
+            half = (Z95 if se_initial_exact or not stats.dependent
+                    else t95(stats.stderr_dof)) * stderr
+            row["ci95_low"] = stats.edge_per_initial_bet - half
+            row["ci95_high"] = stats.edge_per_initial_bet + half
             row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stderr)
             row["exact_edge_per_total_wagered"] = exact_total
             stderr_total = stats.stderr_per_total_wagered
@@ -99,6 +102,7 @@ def build(result: RunResult) -> pd.DataFrame:
                     and stats.rounds:
                 stderr_total = (exact.sd_residual_total / math.sqrt(stats.rounds)
                                 / exact.mean_total_wagered)
+                row["stderr_exact_per_total_wagered"] = stderr_total
                 se_total_exact = True
             row["z_vs_exact_per_total_wagered"] = z_score(
                 stats.edge_per_total_wagered, exact_total, stderr_total)
@@ -281,7 +285,7 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float,
           else [markdown_table(frame, SUMMARY_COLUMNS[:2] + compare.grid_columns(exp)
                                         + SUMMARY_COLUMNS[2:])]),
         "",
-        *compare.target_lines(frame),
+        *compare.target_lines(frame, exp),
         *comparison_lines(comparisons),
         "Files: `report.html` (the page to read), `report.csv` (every column), "
         "`manifest.json`, `convergence.csv`, `outcomes.csv`, "
@@ -340,64 +344,133 @@ def terminal_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines + notes)
 
 
+def _vrf_text(r: Any) -> str:
+    """A variance reduction as shown: marked ``?`` where its 95% range includes 1."""
+    if math.isnan(r.variance_reduction):
+        return ""
+    low, high = (getattr(r, "variance_reduction_low", math.nan),
+                 getattr(r, "variance_reduction_high", math.nan))
+    flag = "?" if compare.reduction_uncertain(low, high) else ""
+    return f"{r.variance_reduction:.1f}{flag}"
+
+
+VRF_LEGEND = ("? the variance reduction's 95% range includes 1: these rows may gain nothing "
+              "from pairing (its range is in comparisons.csv)")
+OTHER_BASIS = {"per amount wagered": ("per initial stake", "per_initial_bet"),
+               "per initial stake": ("per amount wagered", "per_total_wagered")}
+
+
+def _other_basis(paired: pd.DataFrame) -> tuple[str, str] | None:
+    """The other basis of the differences, where it tells something the headline does not:
+    some difference on it differs from the headline's (a faro deal's soda, per deal)."""
+    label, suffix = OTHER_BASIS.get(paired["headline_basis"].iloc[0], (None, None))
+    if label is None or f"diff_{suffix}" not in paired or "game" not in paired or \
+            not games.get(paired["game"].iloc[0]).compare_other_basis:
+        return None
+    other, head = paired[f"diff_{suffix}"], paired["diff"]
+    differs = ((other - head).abs() > 1e-9 * (1 + head.abs())) & other.notna()
+    return (label, suffix) if differs.any() else None
+
+
 def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
     """The page's section of paired comparisons (none for a one-row run): each row minus its
-    baseline in points of %, as the terminal shows it (comparisons.csv has the raw figures)."""
+    baseline in points of %, as the terminal shows it (comparisons.csv has the raw figures),
+    and on the other basis too where it differs."""
     if paired.empty:
         return {}
 
     def points(column: str) -> list[str]:
         return [_pct(v, 3) for v in paired[column]]
 
-    shown = pd.DataFrame({
+    labels = {
         "row": [f"{r.variant} / {r.strategy}" for r in paired.itertuples()],
         "baseline": [f"{r.baseline_variant} / {r.baseline_strategy}"
-                     for r in paired.itertuples()],
+                     for r in paired.itertuples()]}
+    shown = pd.DataFrame({
+        **labels,
         "diff (points of %)": points("diff"),
         "± paired SE": points("diff_stderr"),
         "95% CI": [f"{_pct(lo, 3)} to {_pct(hi, 3)}" if not math.isnan(lo) else ""
                    for lo, hi in zip(paired["diff_ci95_low"], paired["diff_ci95_high"])],
         "± independent SE": points("independent_stderr"),
-        "variance reduction": ["" if math.isnan(v) else f"{v:.1f}"
-                               for v in paired["variance_reduction"]],
+        "variance reduction": [_vrf_text(r) for r in paired.itertuples()],
         "exact diff": points("diff_exact"),
         "z": ["" if math.isnan(v) else f"{v:+.2f}" for v in paired["diff_z"]],
         "batches": paired["batches"] if "batches" in paired else "",
         "note": paired["note"].fillna("") if "note" in paired else "",
     })
     title = f"each row minus its baseline, {paired['headline_basis'].iloc[0]}"
-    return {"Paired comparisons": {title: shown}}
+    tables = {title: shown}
+    other = _other_basis(paired)
+    if other is not None:
+        label, suffix = other
+        tables[f"the same differences {label}"] = pd.DataFrame({
+            **labels, "diff (points of %)": points(f"diff_{suffix}"),
+            "± paired SE": points(f"diff_stderr_{suffix}"),
+            "exact diff": points(f"exact_diff_{suffix}"),
+            "z": ["" if math.isnan(v) else f"{v:+.2f}" for v in paired[f"diff_z_{suffix}"]]})
+    return {"Paired comparisons": tables}
+
+
+def _columns_text(header: list[str], rows: list[list[str]], least: list[int]) -> list[str]:
+    """Rows of cells as fixed-width lines: the first two columns left-aligned, the rest
+    right-aligned, each column as wide as its widest cell and a space more, so that no two
+    cells touch (a variance reduction in the thousands took the space before the next)."""
+    widths = [max(least[i], max(len(row[i]) for row in [header, *rows]) + (2 if i < 2 else 1))
+              for i in range(len(header))]
+    return ["".join(f"{cell:<{w}}" if i < 2 else f"{cell:>{w}}"
+                    for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+            for row in [header, *rows]]
 
 
 def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
     """The paired differences for the terminal: each row minus its baseline, in points of %,
     with the paired and the independent error, the variance reduction, the exact difference
-    and z (the first ``limit`` rows; comparisons.csv has every one)."""
+    and z (the first ``limit`` rows; comparisons.csv has every one), then the same on the
+    other basis where it differs, and each note once."""
     if paired.empty:
         return ""
     label = [f"{r.variant} / {r.strategy}" for r in paired.itertuples()]
     base = [f"{r.baseline_variant} / {r.baseline_strategy}" for r in paired.itertuples()]
+    shown = list(zip(label[:limit], base[:limit], paired.itertuples()))
     rows = [[text, against, _pct(r.diff, 3), _pct(r.diff_stderr, 3),
-             _pct(r.independent_stderr, 3),
-             "" if math.isnan(r.variance_reduction) else f"{r.variance_reduction:.1f}",
+             _pct(r.independent_stderr, 3), _vrf_text(r),
              _pct(r.diff_exact, 3), "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"]
-            for text, against, r in zip(label[:limit], base[:limit], paired.itertuples())]
+            for text, against, r in shown]
     header = ["row", "baseline", "diff", "± paired", "± indep.", "VRF", "exact", "z"]
-    # Each column as wide as its widest cell and a space more, so that no two cells touch
-    # (a variance reduction in the thousands took the space before the next column).
-    least = [14, 12, 9, 10, 10, 7, 9, 7]
-    widths = [max(least[i], max(len(row[i]) for row in [header, *rows]) + (2 if i < 2 else 1))
-              for i in range(len(header))]
     lines = [f"paired differences from the baseline (row minus baseline), "
-             f"{paired['headline_basis'].iloc[0]}, in points of %"]
-    for row in [header, *rows]:
-        lines.append("".join(f"{cell:<{w}}" if i < 2 else f"{cell:>{w}}"
-                             for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+             f"{paired['headline_basis'].iloc[0]}, in points of %",
+             *_columns_text(header, rows, [14, 12, 9, 10, 10, 7, 9, 7])]
     if len(paired) > limit:
         lines.append(f"... {len(paired) - limit} more in comparisons.csv")
-    notes = paired["note"].dropna().astype(str)
-    lines += [f"* {note}" for note in dict.fromkeys(notes[notes != ""])]  # each one once
+    other = _other_basis(paired)
+    if other is not None:
+        basis, suffix = other
+        rows = [[text, against, _pct(getattr(r, f"diff_{suffix}"), 3),
+                 _pct(getattr(r, f"diff_stderr_{suffix}"), 3),
+                 _pct(getattr(r, f"exact_diff_{suffix}"), 3),
+                 "" if math.isnan(getattr(r, f"diff_z_{suffix}"))
+                 else f"{getattr(r, f'diff_z_{suffix}'):+.2f}"]
+                for text, against, r in shown]
+        lines += ["", f"the same differences {basis}, in points of %",
+                  *_columns_text(["row", "baseline", "diff", "± paired", "exact", "z"], rows,
+                                 [14, 12, 9, 10, 9, 7])]
+    if any(_vrf_text(r).endswith("?") for _, _, r in shown):
+        lines.append(VRF_LEGEND)
+    lines += [f"* {note}" for note in _terminal_notes(paired, label, base)]
     return "\n".join(lines)
+
+
+def _terminal_notes(paired: pd.DataFrame, label: list[str], base: list[str]) -> list[str]:
+    """Each distinct part of the comparisons' notes once; a part that names neither of its
+    rows is said of the comparison it belongs to."""
+    parts: dict[str, None] = {}
+    for note, row, against in zip(paired["note"].fillna("").astype(str), label, base):
+        for part in (p for p in note.split("; ") if p):
+            general = part.startswith(("only ", "one paired batch"))
+            named = part.startswith((f"{row}:", f"{against}:"))
+            parts[part if general or named else f"{row} against {against}: {part}"] = None
+    return list(parts)
 
 
 def write_parquet(frame: pd.DataFrame, path: Path) -> bool:

@@ -9,10 +9,13 @@ Edges are ratios of means (``-E[net] / E[stake]``); their standard errors come f
 method on the same sums, which is exact in the limit and honest when stakes vary by round.
 
 Where rounds are not independent (a pack carried from deal to deal, so one deal's cards tell of
-the next), the per-round spread understates the error. Each chunk starts from its own seed and a
-fresh pack, so chunks are independent *batches*: a chunk's totals are recorded as one batch
-(:meth:`Stats.close_batch`), and a :attr:`Stats.dependent` set of rounds takes its standard
-errors from the spread between batches (batch means, by the same delta method over batch totals).
+the next), the per-round spread understates the error. A game whose rounds are dependent cuts
+each chunk into *batches* of a fixed number of rounds (:data:`DEPENDENT_BATCH_ROUNDS`, far longer
+than the rounds' memory, so batches are nearly independent), and a :attr:`Stats.dependent` set
+of rounds takes its standard errors from the spread between them (batch means, by the same delta
+method over batch totals), with Student's t on ``batches - 1`` degrees of freedom. The batch
+length is fixed, never the chunk's, so the batches and the numbers are the same for any jobs,
+backend or resume; with fewer than :data:`MIN_BATCHES` batches the error is flagged.
 """
 
 from __future__ import annotations
@@ -42,6 +45,34 @@ SUM_FIELDS = (
 BATCH_FIELDS = ("nn", "ni", "ii", "nw", "ww")
 # Fewer batches than this give a batch-means standard error too rough to rely on.
 MIN_BATCHES = 10
+# Rounds in a batch where rounds are dependent: a pontoon pack carried between deals forgets
+# its past at each shuffle, some ten deals apart, so batches of 1,000 deals barely correlate.
+DEPENDENT_BATCH_ROUNDS = 1000
+
+
+def t95(dof: float) -> float:
+    """The two-sided 95% quantile of Student's t (the normal's for many degrees)."""
+    if not dof >= 1:
+        return math.nan
+    if dof >= 1000:
+        return Z95
+    # scipy.special, not scipy.stats: the same quantile (stats.t.ppf calls it) without the
+    # 50 MB and half a second that importing every distribution of scipy.stats costs.
+    from scipy.special import stdtrit
+
+    return float(stdtrit(dof, 0.975))
+
+
+@numba.njit(inline="always")
+def kernel_add_batch(batch, net, initial, wagered):
+    """A compiled kernel's batch: add one batch's totals to ``batch`` (count, then the
+    products of BATCH_FIELDS)."""
+    batch[0] += 1.0
+    batch[1] += net * net
+    batch[2] += net * initial
+    batch[3] += initial * initial
+    batch[4] += net * wagered
+    batch[5] += wagered * wagered
 
 
 @numba.njit(inline="always")
@@ -80,15 +111,22 @@ class Stats:
     dependent: bool = False  # rounds not independent: errors from the spread between batches
 
     def close_batch(self, dependent: bool) -> Stats:
-        """Record these rounds (a whole chunk) as one batch; ``dependent``: rounds within it
-        are not independent, so its errors come from batch means."""
-        net, initial, wagered = (self.sums[k] for k in ("sum_net", "sum_initial",
-                                                         "sum_wagered"))
-        self.batches = 1
-        self.batch_sums = {"nn": net * net, "ni": net * initial, "ii": initial * initial,
-                           "nw": net * wagered, "ww": wagered * wagered}
+        """Close a chunk: ``dependent``, its rounds are not independent and its errors come
+        from batch means. A chunk that recorded no batches of its own is one batch."""
+        if not self.batches:
+            self.add_batch(*(self.sums[k] for k in ("sum_net", "sum_initial", "sum_wagered")))
         self.dependent = dependent
         return self
+
+    def add_batch(self, net: float, initial: float, wagered: float) -> None:
+        """Record one batch's totals (its net result, initial stakes and amount wagered)."""
+        self.batches += 1
+        b = self.batch_sums
+        b["nn"] += net * net
+        b["ni"] += net * initial
+        b["ii"] += initial * initial
+        b["nw"] += net * wagered
+        b["ww"] += wagered * wagered
 
     # ----------------------------------------------------------------- building
     def add_round(
@@ -129,9 +167,11 @@ class Stats:
         hist_values: np.ndarray,
         hist_counts: np.ndarray,
         counters: Mapping[str, float] | None = None,
+        batch: np.ndarray | None = None,
     ) -> Stats:
         """Statistics from a kernel's output: (wins, pushes, losses), sums in SUM_FIELDS order,
-        and a histogram given as values with their counts (zero counts are dropped)."""
+        a histogram given as values with their counts (zero counts are dropped) and, where
+        the kernel cut its rounds into batches, ``batch`` as :func:`kernel_add_batch` fills it."""
         seen = np.flatnonzero(hist_counts)  # a kernel's histogram is mostly empty bins
         hist = dict(zip(np.asarray(hist_values, dtype=np.float64)[seen].tolist(),
                         np.asarray(hist_counts)[seen].astype(np.int64).tolist()))
@@ -143,6 +183,9 @@ class Stats:
             sums={name: float(x) for name, x in zip(SUM_FIELDS, sums.tolist())},
             net_hist=hist,
             counters={k: float(v) for k, v in (counters or {}).items()},
+            batches=0 if batch is None else int(batch[0]),
+            batch_sums=(dict.fromkeys(BATCH_FIELDS, 0.0) if batch is None else
+                        {k: float(x) for k, x in zip(BATCH_FIELDS, batch[1:].tolist())}),
         )
 
     def merge(self, other: Stats) -> Stats:
@@ -236,6 +279,12 @@ class Stats:
         return not self.dependent or self.batches >= MIN_BATCHES
 
     @property
+    def stderr_dof(self) -> float:
+        """The degrees of freedom of the standard error: ``batches - 1`` where rounds are
+        dependent, else ``rounds - 1``."""
+        return float(self.batches - 1 if self.dependent else self.rounds - 1)
+
+    @property
     def edge_per_initial_bet(self) -> float:
         """House edge per unit of initial stake: ``-E[net] / E[initial stake]``."""
         return self._ratio_edge("initial")[0]
@@ -255,9 +304,11 @@ class Stats:
         return self._ratio_edge("wagered")[1]
 
     def ci95(self) -> tuple[float, float]:
-        """Normal 95% confidence interval of :attr:`edge_per_initial_bet`."""
+        """95% confidence interval of :attr:`edge_per_initial_bet` (Student's t on
+        :attr:`stderr_dof`)."""
         edge, se = self._ratio_edge("initial")
-        return edge - Z95 * se, edge + Z95 * se
+        half = t95(self.stderr_dof) * se
+        return edge - half, edge + half
 
     def frequency(self, outcome: str) -> float:
         """Share of rounds won, pushed or lost (``'win'``, ``'push'``, ``'loss'``)."""

@@ -42,3 +42,30 @@ def orderings_3x2() -> np.ndarray:
 @pytest.fixture(scope="session")
 def orderings_4x3() -> np.ndarray:
     return distinct_orderings([3, 3, 3, 3])
+
+
+def run_in_memory(experiment):
+    """The RunResult the runner gives for an experiment, played in this process with no
+    folder: each chunk from the runner's streams (:func:`sim.rng.chunk_streams`), closed and
+    merged in chunk order, as :func:`sim.runner.run_chunk` and the checkpoints do."""
+    from sim import games
+    from sim.rng import chunk_streams
+    from sim.runner import RunResult
+    from sim.stats import BatchTotals, Stats
+
+    game = games.get(experiment.game)
+    stats, totals = {}, {}
+    for vi, variant in enumerate(experiment.variants):
+        for si, spec in enumerate(experiment.strategies):
+            strategy = spec.build(experiment.game)
+            rounds = spec.rounds or experiment.rounds
+            row, merged = BatchTotals(), Stats()
+            for c in range(-(-rounds // experiment.chunk_rounds)):
+                n = min(experiment.chunk_rounds, rounds - c * experiment.chunk_rounds)
+                seed = chunk_streams(experiment.seed, game.pack_key(variant.rules), spec.name, c)
+                chunk = game.simulate(variant.rules, strategy, spec.progression, n, seed)
+                chunk.close_batch(dependent=not game.rounds_independent(variant.rules))
+                row.add(chunk)
+                merged = merged.merge(chunk)
+            stats[(vi, si)], totals[(vi, si)] = merged, row
+    return RunResult(experiment, stats, {pair: [] for pair in stats}, {}, totals, {})

@@ -170,3 +170,90 @@ def test_the_terminal_table_gives_every_note_once():
     assert [line for line in lines if line.startswith("* ")] == [
         "* only 4 paired batches", "* one paired batch"]
     assert lines[3].split()[-2:] == ["20.000", "2.000"]  # the difference, no paired error
+
+
+def _noisy_row(seed: int, chunks: int = 12, prize_every: int = 0) -> BatchTotals:
+    """A row of batches of 100 rounds of a 1-unit bet losing 5% on average."""
+    rng = np.random.default_rng(seed)
+    totals = BatchTotals()
+    for _ in range(chunks):
+        net = float(rng.normal(-5.0, 10.0))
+        totals.add(_stats(100, net, 100.0))
+    return totals
+
+
+def test_rows_that_share_no_cards_are_independent():
+    from sim.compare import RowError
+
+    a, b = _noisy_row(1), _noisy_row(2)
+    errors = (RowError(0.03, exact=True), RowError(0.04, exact=True))
+    paired = paired_difference(a, b, "initial", errors, shared=False)
+    assert paired.stderr == pytest.approx(0.05) and paired.correlation == pytest.approx(0.0)
+    assert paired.high - paired.diff == pytest.approx(1.959963984540054 * 0.05)
+
+
+def test_a_paired_error_is_never_below_what_the_rows_own_errors_allow():
+    from sim.compare import RowError
+
+    # The same batches for both rows: the batches say the difference never varies, but the
+    # rows' own errors (say, exact SDs that count a rare prize) differ by 0.02.
+    a = _noisy_row(3)
+    for exact in (True, False):
+        errors = (RowError(0.05, exact=exact), RowError(0.03, exact=exact))
+        paired = paired_difference(a, a, "initial", errors)
+        assert paired.stderr >= 0.02 * (1 - 1e-12)
+
+
+def test_exact_sds_count_the_spread_that_the_batches_missed():
+    from sim.compare import RowError
+
+    # Batches that saw a spread of 0.01 per row, uncorrelated; exact SDs ten times that.
+    a, b = _noisy_row(4), _noisy_row(5)
+    batches_only = paired_difference(a, b, "initial")
+    exact = paired_difference(a, b, "initial", (RowError(0.1, exact=True),
+                                                RowError(0.1, exact=True)))
+    assert exact.stderr > 2 * batches_only.stderr
+    assert 0.05 < exact.stderr < 0.2  # sqrt(2) x 0.1, give or take the correlation's noise
+
+
+def _faro(strategies, rounds=60_000, **extra):
+    from sim import api, compare, report
+    from tests.conftest import run_in_memory
+
+    experiment = api.load({"name": "pairing", "game": "faro", "rounds": rounds,
+                           "chunk_rounds": rounds // 20, "seed": 7,
+                           "strategies": strategies, **extra})
+    result = run_in_memory(experiment)
+    frame = report.build(result)
+    return compare.comparison_frame(experiment, result.totals, frame)
+
+
+def test_a_pairing_that_makes_a_difference_noisier_says_so():
+    # Coppering the king bets against the flat king on the same turns: they move apart.
+    paired = _faro([{"name": "flat king", "use": "flat-rank", "params": {"ranks": "K"}},
+                    {"name": "copper king", "use": "copper", "params": {"ranks": "K"}}],
+                   rounds=400_000)
+    row = paired.iloc[0]
+    assert row.variance_reduction < 1 and row.variance_reduction_high < 1
+    assert "pairing made the difference noisier" in row.note
+
+
+def test_the_variance_reduction_has_a_range_and_an_inconclusive_one_is_marked():
+    from sim.report import comparison_terminal
+
+    paired = _faro([{"name": "flat king", "use": "flat-rank", "params": {"ranks": "K"}},
+                    {"name": "flat queen", "use": "flat-rank", "params": {"ranks": "Q"}}])
+    row = paired.iloc[0]
+    assert row.variance_reduction_low < row.variance_reduction < row.variance_reduction_high
+    text = comparison_terminal(paired)
+    if row.variance_reduction_low < 1 < row.variance_reduction_high:
+        assert f"{row.variance_reduction:.1f}?" in text and "95% range includes 1" in text
+
+
+def test_faro_comparisons_are_shown_per_deal_too():
+    from sim.report import comparison_terminal
+
+    paired = _faro([{"name": "flat king", "use": "flat-rank", "params": {"ranks": "K"}},
+                    {"name": "case bets", "use": "flat-rank", "params": {"ranks": "all"}}])
+    text = comparison_terminal(paired)
+    assert "per amount wagered" in text and "the same differences per initial stake" in text

@@ -119,7 +119,7 @@ def test_sessions_in_one_call_equal_a_call_per_session():
         rows.append(session_nets(rules, player, banker, 1, 40, key, first)[0])
         pack = rules.pack_ranks().astype(np.int64)
         no_orders = np.zeros((0, pack.size), dtype=np.int64)
-        *_, per = _simulate(40, key, pack, no_orders, *_kernel_args(rules, player, banker),
-                            1, False, 0, first)
+        per = _simulate(40, key, pack, no_orders, *_kernel_args(rules, player, banker),
+                        1, False, 0, first, 0)[4]
         first += 1 + int(per[:-1, FIELDS.index("shuffle")].sum())
     assert nets.tolist() == np.array(rows).tolist()

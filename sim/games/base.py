@@ -28,7 +28,7 @@ import pandas as pd
 from sim.errors import InputError, UnknownName
 from sim.progression import FLAT, ProgressionSpec
 from sim.rng import Streams
-from sim.stats import Stats
+from sim.stats import DEPENDENT_BATCH_ROUNDS, Stats
 
 RulesT = TypeVar("RulesT")
 TableT = TypeVar("TableT")
@@ -128,6 +128,10 @@ class Game(ABC, Generic[RulesT, TableT]):
     # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
     # where a round holds many bets (a faro deal, a scratchcard budget).
     headline_basis: str = "initial"
+    # Whether paired comparisons also show the other basis where it differs: a faro deal's
+    # cost per deal beside per bet; not where it means nothing (a scratchcard budget's
+    # "initial stake" is its first ticket).
+    compare_other_basis: bool = True
     rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
     # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").
@@ -268,8 +272,14 @@ class Game(ABC, Generic[RulesT, TableT]):
     def rounds_independent(self, rules: RulesT) -> bool:
         """Whether one round tells nothing of the next (a fresh shuffle or draw each round).
         Where a pack is carried from round to round it does, and a run's standard errors are
-        taken from the spread between chunks (batch means) instead."""
+        taken from the spread between batches of :meth:`batch_rounds` rounds instead."""
         return True
+
+    def batch_rounds(self, rules: RulesT) -> int:
+        """The fixed length of the batches a chunk of dependent rounds is cut into (its
+        simulators record each batch's totals: :meth:`sim.stats.Stats.add_batch`); 0 where
+        rounds are independent."""
+        return 0 if self.rounds_independent(rules) else DEPENDENT_BATCH_ROUNDS
 
     def exact(self, rules: RulesT, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:

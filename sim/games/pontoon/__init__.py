@@ -110,7 +110,8 @@ class PontoonGame(Game[PontoonRules, Tables]):
                        rounds: int, seed: np.random.SeedSequence) -> Stats:
         from sim.games.pontoon.kernel import simulate_tables
 
-        return simulate_tables(rules, *table, rounds, kernel_state(seed))
+        return simulate_tables(rules, *table, rounds, kernel_state(seed),
+                               self.batch_rounds(rules))
 
     def simulate_reference(self, rules: PontoonRules, strategy: Any,
                            progression: ProgressionSpec, rounds: int,
@@ -123,9 +124,16 @@ class PontoonGame(Game[PontoonRules, Tables]):
         player, banker = seating_of(strategy)
         session = Session(rules, player, banker, RandomCards(rules, kernel_state(seed)))
         stats = Stats()
-        for _ in range(rounds):
+        batch_len = self.batch_rounds(rules)
+        batch = [0.0, 0.0, 0.0]  # the open batch's net, initial stakes and amount wagered
+        for i in range(rounds):
             deal = session.play(rng)
             stats.add_round(deal.net, deal.initial, deal.wagered, deal_counters(deal, rules))
+            if batch_len:
+                batch = [batch[0] + deal.net, batch[1] + deal.initial, batch[2] + deal.wagered]
+                if (i + 1) % batch_len == 0 or i + 1 == rounds:
+                    stats.add_batch(*batch)
+                    batch = [0.0, 0.0, 0.0]
         return stats
 
     def rounds_independent(self, rules: PontoonRules) -> bool:
@@ -254,12 +262,12 @@ class PontoonGame(Game[PontoonRules, Tables]):
         state = kernel_state(np.random.SeedSequence(1))
 
         def kernel(n: int) -> object:
-            return simulate_tables(rules, player, banker, n, state)
+            return simulate_tables(rules, player, banker, n, state, self.batch_rounds(rules))
 
         fixed = dataclasses.replace(rules, gathering="fixed")
 
         def kernel_fixed(n: int) -> object:  # what the varied gathering costs
-            return simulate_tables(fixed, player, banker, n, state)
+            return simulate_tables(fixed, player, banker, n, state, self.batch_rounds(fixed))
 
         def reference(n: int) -> object:
             return self.simulate_reference(rules, TablePlayer(player, TableBanker(banker)),

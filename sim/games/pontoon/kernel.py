@@ -92,7 +92,7 @@ from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.histogram import NetGrid, count
 from sim.jit import read_only
-from sim.stats import Stats
+from sim.stats import BATCH_FIELDS, Stats, kernel_add_batch
 from sim.xoshiro import _bounded, _coin, round_state
 
 HIST = NetGrid(per_unit=2, low=-2048, high=2048)  # net results in half units, +-2048 units
@@ -457,13 +457,15 @@ def _same_stock(pack, head, saved):
 
 @numba.njit(cache=True)
 def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, btab, keyed,
-              rule_i, rule_f, record, infinite, session, first):
+              rule_i, rule_f, record, infinite, session, first, batch_len):
     """Play ``n_deals`` deals in a row; with ``orders`` (one row per shuffle; in infinite-deck
     mode one row per deal) the cards are given instead of drawn. With ``session`` > 0 the
     deals come in sessions of that many, each from a fresh shuffle with the bank at person
     0, as if each were a call of its own (one call for all saves a call per session). The
     generator is re-seeded at each shuffle from ``key`` and the shuffle's index, counted from
-    ``first``. Returns (outcomes, sums, histogram, counters, per-deal rows)."""
+    ``first``. With ``batch_len`` > 0 the deals are cut into batches of that many (the last
+    may be shorter) whose totals go into ``batch`` (:func:`sim.stats.kernel_add_batch`).
+    Returns (outcomes, sums, histogram, counters, per-deal rows, batch)."""
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     s0, s1, s2, s3 = k0, k1, k2, k3
     every_deal = rule_i[RI_EVERY_DEAL] != 0 or rule_i[RI_INFINITE] != 0
@@ -487,6 +489,9 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
     sums = np.zeros(8)
     hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(len(COUNTER_NAMES) + 2)
+    batch = np.zeros(1 + len(BATCH_FIELDS))
+    b_net = b_init = b_w = 0.0
+    b_left = batch_len
     # record: 0 nothing, 1 every column of every deal, 2 the nets alone (sessions).
     rows = np.zeros((n_deals if record else 0, N_D + 1 if record == 1 else 1))
     banker = 0
@@ -559,6 +564,15 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
         t_w += wagered
         t_w2 += wagered * wagered
         t_nw += net * wagered
+        if batch_len > 0:
+            b_net += net
+            b_init += initial
+            b_w += wagered
+            b_left -= 1
+            if b_left == 0 or d == n_deals - 1:
+                kernel_add_batch(batch, b_net, b_init, b_w)
+                b_net = b_init = b_w = 0.0
+                b_left = batch_len
         count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         shuffle = pontoon or every_deal
         shuffled = pontoon or every_deal_rule
@@ -599,7 +613,7 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
     for k in range(len(counted)):
         counters[k] = counted[k]
     counters[len(counted)], counters[len(counted) + 1] = person0, -person0
-    return outcomes, sums, hist, counters, rows
+    return outcomes, sums, hist, counters, rows, batch
 
 
 def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) -> tuple:
@@ -612,21 +626,23 @@ def _kernel_args(rules: PontoonRules, player: PlayerTable, banker: BankerTable) 
 
 
 def simulate_tables(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,
-                    key: np.ndarray) -> Stats:
+                    key: np.ndarray, batch_len: int = 0) -> Stats:
     """Play ``deals`` heads-up deals in a row on the kernel, the cards keyed by ``key`` (four
-    64-bit words: the same key gives the same shuffles to every strategy)."""
+    64-bit words: the same key gives the same shuffles to every strategy), cut into batches
+    of ``batch_len`` deals where it is positive."""
     if rules.players != 1:
         raise ValueError("players: the kernel plays heads-up (one punter)")
     pack = rules.pack_ranks().astype(np.int64)
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
-    outcomes, sums, hist, counters, _ = _simulate(
+    outcomes, sums, hist, counters, _, batch = _simulate(
         deals, key, pack, no_orders, *_kernel_args(rules, player, banker), 0,
-        rules.infinite_deck, 0, 0)
+        rules.infinite_deck, 0, 0, batch_len)
     values = HIST.values()
     named = dict(zip(COUNTER_NAMES, counters[:len(COUNTER_NAMES)].tolist()))
     if rules.bank_passes:
         named["person0_net"], named["person1_net"] = counters[-2], counters[-1]
-    return Stats.from_arrays(deals, outcomes, sums, values, hist, named)
+    return Stats.from_arrays(deals, outcomes, sums, values, hist, named,
+                             batch if batch_len else None)
 
 
 def deal_rows(rules: PontoonRules, player: PlayerTable, banker: BankerTable, deals: int,
@@ -635,8 +651,8 @@ def deal_rows(rules: PontoonRules, player: PlayerTable, banker: BankerTable, dea
     cards keyed by ``key``: the deals :func:`simulate_tables` plays."""
     pack = rules.pack_ranks().astype(np.int64)
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
-    *_, rows = _simulate(deals, key, pack, no_orders, *_kernel_args(rules, player, banker), 1,
-                         rules.infinite_deck, 0, 0)
+    rows = _simulate(deals, key, pack, no_orders, *_kernel_args(rules, player, banker), 1,
+                     rules.infinite_deck, 0, 0, 0)[4]
     return rows
 
 
@@ -650,10 +666,11 @@ def session_nets(rules: PontoonRules, player: PlayerTable, banker: BankerTable, 
     no_orders = np.zeros((0, pack.size), dtype=np.int64)
     args = _kernel_args(rules, player, banker)
     if rules.infinite_deck:
-        *_, rows = _simulate(sessions * rounds, key, pack, no_orders, *args, 2, True, 0, first)
+        rows = _simulate(sessions * rounds, key, pack, no_orders, *args, 2, True, 0, first,
+                         0)[4]
         return rows[:, D_NET].reshape(sessions, rounds).copy()
-    *_, rows = _simulate(sessions * rounds, key, pack, no_orders, *args, 2, False, rounds,
-                         first)
+    rows = _simulate(sessions * rounds, key, pack, no_orders, *args, 2, False, rounds, first,
+                     0)[4]
     return rows[:, D_NET].reshape(sessions, rounds).copy()
 
 
@@ -670,6 +687,5 @@ def play_ordered_deals(rules: PontoonRules, player: PlayerTable, banker: BankerT
     pack = rules.pack_ranks().astype(np.int64)
     orders = np.ascontiguousarray(orders, dtype=np.int64)
     state = np.array(key, dtype=np.uint64)
-    *_, rows = _simulate(deals, state, pack, orders, *_kernel_args(rules, player, banker),
-                         1, False, 0, 0)
-    return rows
+    return _simulate(deals, state, pack, orders, *_kernel_args(rules, player, banker),
+                     1, False, 0, 0, 0)[4]

@@ -1,0 +1,92 @@
+"""Every interval is a claim: over many seeds, on the hardest cases each error serves, the
+95% intervals cover the value they estimate 93-97% of the time.
+
+* Paired comparisons of heavy-tailed rows (scratchcards whose top prize is one in millions,
+  bonuses completed by a few players): the rows' exact SDs count prizes that ten chunks of a
+  sample miss, and no interval may be narrower than the rows' own errors allow.
+* Rows of dependent rounds (pontoon's pack carried from deal to deal) from only two chunks:
+  their error comes from batches of a fixed length inside each chunk, on Student's t.
+
+Slow (minutes): ``pytest -m "not slow"`` skips them while working; CI runs them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import api, compare, report
+from tests.conftest import run_in_memory
+
+pytestmark = pytest.mark.slow
+SEEDS = 200
+LOW, HIGH = 0.93, 0.97
+
+# scratch_odds reduced: three printed games with rare large prizes, one and ten tickets.
+SCRATCH = {"name": "coverage", "game": "scratchcard", "rounds": 20_000, "chunk_rounds": 2_000,
+           "variants": {g: {"preset": g} for g in ("oh-snap", "cash-payout",
+                                                   "lucky-lines-gold")},
+           "strategies": [{"name": "one ticket", "use": "buy", "params": {"tickets": 1}},
+                          {"name": "ten tickets", "use": "buy", "params": {"tickets": 10}}]}
+# bonus_seed reduced: the cashable and sticky bonus under flat, bold and optimal play.
+BONUS = {"name": "coverage", "game": "bonus", "rounds": 6_000, "chunk_rounds": 600,
+         "variants": {"cashable": {"preset": "seed"}, "sticky": {"preset": "seed-sticky"}},
+         "strategies": [{"name": "flat 1", "use": "flat", "params": {"stake": 1}},
+                        {"name": "flat 25", "use": "flat", "params": {"stake": 25}},
+                        {"name": "bold", "use": "bold"},
+                        {"name": "optimal", "use": "optimal"}]}
+
+
+def _comparisons(data: dict) -> pd.DataFrame:
+    """The comparisons with an exact difference of every seed, with the bound their rows'
+    own errors set (``|se_A - se_B|``)."""
+    out = []
+    for seed in range(SEEDS):
+        experiment = api.load({**data, "seed": seed})
+        result = run_in_memory(experiment)
+        frame = report.build(result)
+        paired = compare.comparison_frame(experiment, result.totals, frame)
+        rows = {(r["variant"], r["strategy"]): r for r in frame.to_dict("records")}
+        basis = "wagered" if frame["headline_basis"].iloc[0].endswith("wagered") else "initial"
+        for r in paired[paired["diff_exact"].notna()].to_dict("records"):
+            se_a = compare.row_error(rows[(r["variant"], r["strategy"])], basis).se
+            se_b = compare.row_error(rows[(r["baseline_variant"], r["baseline_strategy"])],
+                                     basis).se
+            out.append({**r, "bound": abs(se_a - se_b)})
+    return pd.DataFrame(out)
+
+
+@pytest.mark.parametrize("data", [SCRATCH, BONUS], ids=["scratch_odds", "bonus_seed"])
+def test_paired_comparisons_of_heavy_tailed_rows_cover_the_exact_difference(data):
+    paired = _comparisons(data)
+    covered = (paired["diff_ci95_low"] <= paired["diff_exact"]) & (
+        paired["diff_exact"] <= paired["diff_ci95_high"])
+    assert LOW <= covered.mean() <= HIGH, covered.mean()
+    # No interval narrower than what the rows' own errors allow, whatever their correlation.
+    assert (paired["diff_stderr"] >= paired["bound"] * (1 - 1e-9)).all()
+
+
+PONTOON = {"name": "coverage", "game": "pontoon", "chunk_rounds": 30_000,
+           "variants": {"british-home": {"preset": "british-home"},
+                        "no-fifth-card-buy": {"preset": "no-fifth-card-buy"}},
+           "strategies": [{"name": "stick 16", "use": "threshold",
+                           "params": {"stick": 16, "soft_stick": 18, "split": "A8"}},
+                          {"name": "optimal", "use": "optimal"}]}
+
+
+def test_carried_pack_rows_from_two_chunks_cover_a_long_runs_value():
+    # 10 M deals a row: their error is a fourteenth of a 50,000-deal row's.
+    long = report.build(run_in_memory(api.load(
+        {**PONTOON, "rounds": 10_000_000, "chunk_rounds": 1_000_000, "seed": 987654321})))
+    truth = dict(zip(zip(long["variant"], long["strategy"]), long["edge"]))
+    frames = [report.build(run_in_memory(api.load({**PONTOON, "rounds": 50_000, "seed": s})))
+              for s in range(SEEDS)]
+    rows = pd.concat(frames, ignore_index=True)
+    exact = np.array([truth[key] for key in zip(rows["variant"], rows["strategy"])])
+    covered = (rows["edge_ci95_low"] <= exact) & (exact <= rows["edge_ci95_high"])
+    assert LOW <= covered.mean() <= HIGH, covered.mean()
+    # Two chunks of 30,000 and 20,000 deals: 50 batches of 1,000, Student's t on 49.
+    assert (rows["stderr_batches"] == 50).all() and (rows["stderr_source"] == "batch means").all()
+    half = (rows["edge_ci95_high"] - rows["edge_ci95_low"]) / 2
+    assert np.allclose(half, compare.t95(49) * rows["edge_stderr"])
