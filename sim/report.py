@@ -514,6 +514,18 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int,
                                            "finished": _now(), "charts": charts})
 
 
+def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
+    """The page's bankroll section: the answers first (:func:`sim.risk.report.answers`),
+    risk.csv's every column folded below."""
+    from sim.html import Folded
+    from sim.risk.report import answers, answers_title
+
+    return {answers_title(risk): answers(risk),
+            "every column": Folded(risk, f"the full risk table ({len(risk.columns)} columns, "
+                                         "as in risk.csv: every method, quantile, long-run "
+                                         "risk and z)")}
+
+
 def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
                   ) -> pd.DataFrame:
     """Every output file of a run from its chunks. ``run_info`` holds what the chunks do not
@@ -552,7 +564,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
 
             risk, risk_svgs = write_risk(result.experiment, out_dir,
                                          int(run_info.get("jobs", 1)), footer, draw)
-            sections["Bankroll and risk"] = {"risk": risk}
+            sections["Bankroll and risk"] = risk_section(risk)
             svgs += risk_svgs
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
                                  "files": sorted(written | {"report.html", MANIFEST})})
