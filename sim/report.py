@@ -478,7 +478,8 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                "beside exact).", figure)
     if exact_odds:
         for variant, name, figure in game.variant_exact_charts(
-                (v.name, v.rules) for v in exp.variants):
+                ((v.name, v.rules) for v in exp.variants),
+                [spec.build(exp.game) for spec in exp.strategies]):
             yield (f"odds-{variant}-{name}.png",
                    f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
 
