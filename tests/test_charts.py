@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -71,3 +73,33 @@ def test_spines_left_out_of_the_layout_change_nothing_saved(monkeypatch):
         assert np.allclose(places[0], every_places[0]) and np.allclose(places[1],
                                                                          every_places[1])
         assert png == every_png
+
+
+def _visible_tick_boxes(fig, ax, axis: str) -> list:
+    """The boxes of an axis's labelled ticks in view, after the saved layout."""
+    charts.figure_bytes(fig, "png", close=False)
+    renderer = fig.canvas.get_renderer()
+    low, high = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    labels = ax.get_xticklabels(which="both") if axis == "x" else \
+        ax.get_yticklabels(which="both")
+    index = 0 if axis == "x" else 1
+    return [label.get_window_extent(renderer) for label in labels
+            if label.get_text() and label.get_visible()
+            and low <= label.get_position()[index] <= high]
+
+
+def test_faro_odds_charts_each_name_their_rules_on_a_scale_that_holds_the_early_deal():
+    from sim.games.faro import GAME as FARO
+
+    titles = []
+    for preset in ("faro", "stuss", "old-pharo"):
+        fig = FARO.exact_charts(FARO.presets[preset])["rank-bet-edge"]
+        ax = fig.axes[0]
+        titles.append(ax.get_title())
+        low, high = ax.get_ylim()
+        assert high < 20, f"{preset}: the axis runs to {high:.0f}%"
+        # The last turns run off the top, and a note says how far.
+        notes = [t.get_text() for t in ax.texts if t.get_text().startswith("off the scale")]
+        assert len(notes) == 1 and re.search(r"up to (50|100)%", notes[0])
+        plt.close(fig)
+    assert len(set(titles)) == 3
