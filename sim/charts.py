@@ -88,16 +88,17 @@ def legend_outside(ax: Axes, title: str | None = None, **kwargs) -> None:
                   **kwargs)
 
 
-def figure_legend(fig: Figure, axes, title: str | None = None) -> None:
+def figure_legend(fig: Figure, axes, title: str | None = None,
+                  loc: str = "outside right upper") -> None:
     """One legend for a figure of small multiples (every label of any panel, once), to the
-    right of every panel."""
+    right of every panel (at its top, unless ``loc`` says otherwise)."""
     found: dict[str, object] = {}
     for ax in np.atleast_1d(axes):
         for handle, label in zip(*ax.get_legend_handles_labels()):
             found.setdefault(label, handle)
     handles, labels = list(found.values()), list(found)
     if handles:
-        fig.legend(handles, labels, loc="outside right upper", fontsize="small",
+        fig.legend(handles, labels, loc=loc, fontsize="small",
                    frameon=False, title=title, title_fontsize="small")
 
 
@@ -285,10 +286,46 @@ def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: s
         ax.axhline(exact * 100, color="black", lw=1, ls="--", label="exact")
     if rows["edge"].notna().any():  # a game without stakes has no edge to draw
         ax.set_xscale("log")
+        _round_count_ticks(ax.xaxis, *ax.get_xlim())
     ax.set_title(title, fontsize="medium")
     ax.set_xlabel("rounds played (log)")
     ax.set_ylabel("edge, %")
     ax.grid(alpha=0.3)
+
+
+def count_label(x: float, _pos: int | None = None) -> str:
+    """A count for a tick: 500, 20k, 1.5M, 2G (three figures at most)."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= size:
+            return f"{x / size:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+# Round counts for a log axis, coarsest first: an axis takes the first that gives it three
+# labelled ticks or more (decades over several; every digit in a narrow one).
+_COUNT_SUBS = ((1.0,), (1.0, 3.0), (1.0, 2.0, 5.0), (1.0, 2.0, 3.0, 5.0),
+               tuple(float(d) for d in range(1, 10)))
+
+
+def _round_count_ticks(axis, low: float, high: float) -> None:
+    """Label a log axis of counts from ``low`` to ``high`` at three or more round numbers in
+    plain text (20k, 50k, 100k), never crowded: matplotlib labels every minor tick of an axis
+    under a decade or so wide, in scientific form (2×10⁴ 3×10⁴ 4×10⁴ 6×10⁴), and the labels
+    ran into each other. The ticks are fixed (a log locator turns linear, at 22.5k, 25k...,
+    where a view holds one of its ticks or none)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    decades = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    for subs in _COUNT_SUBS:
+        ticks = [d * 10.0 ** e for e in decades for d in subs if low <= d * 10.0 ** e <= high]
+        if len(ticks) >= 3:
+            break
+    minor = [d * 10.0 ** e for e in decades for d in _COUNT_SUBS[-1]
+             if low <= d * 10.0 ** e <= high]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FuncFormatter(count_label))
+    axis.set_minor_locator(FixedLocator(minor))
+    axis.set_minor_formatter(NullFormatter())
 
 
 MIN_CONVERGENCE_POINTS = 2
@@ -341,7 +378,9 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
         if no_stakes:
             ax.set_ylabel("mean net result")
     outer_axis_labels(axes, GRID_COLUMNS)
-    figure_legend(fig, axes)
+    # Beside the panels' middle: at their top it stood under the end of the title, which
+    # runs wider than one or two panels.
+    figure_legend(fig, axes, loc="outside right center")
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
     fig.suptitle("Convergence of the mean net result, chunk by chunk" if no_stakes
                  else f"Convergence of the house edge {basis}, chunk by chunk")

@@ -7,6 +7,7 @@ import re
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pytest
 
 from sim import charts
 
@@ -103,3 +104,43 @@ def test_faro_odds_charts_each_name_their_rules_on_a_scale_that_holds_the_early_
         assert len(notes) == 1 and re.search(r"up to (50|100)%", notes[0])
         plt.close(fig)
     assert len(set(titles)) == 3
+
+
+def _convergence(chunk: int, chunks: int, rows: int = 2) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A run's running estimates and report: ``rows`` rows of ``chunks`` chunks each."""
+    conv = pd.DataFrame([{"variant": "infinite-deck", "strategy": f"s{s}", "rounds": chunk * k,
+                          "edge": 0.02 + 0.05 / k ** 0.5, "ci95_low": 0.02 - 0.05 / k ** 0.5,
+                          "ci95_high": 0.02 + 0.15 / k ** 0.5}
+                         for s in range(rows) for k in range(1, chunks + 1)])
+    frame = pd.DataFrame({"variant": "infinite-deck", "strategy": [f"s{s}" for s in range(rows)],
+                          "edge_exact": 0.02, "headline_basis": "per initial stake",
+                          "edge_per_initial_bet": 0.02})
+    return conv, frame
+
+
+@pytest.mark.parametrize("chunk, chunks", [(20_000, 10), (20_000, 2), (50_000, 2),
+                                           (5_000, 40), (1_000, 1_000), (10_000, 100)])
+def test_convergence_tick_labels_do_not_collide(chunk, chunks):
+    fig = charts.convergence_chart(*_convergence(chunk, chunks))
+    for ax in fig.axes:
+        boxes = _visible_tick_boxes(fig, ax, "x")
+        assert len(boxes) >= 3
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), \
+            [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        assert not any("×" in t.get_text() for t in ax.get_xticklabels())
+    plt.close(fig)
+
+
+def test_convergence_legend_stays_clear_of_the_title():
+    fig = charts.convergence_chart(*_convergence(20_000, 10))  # pontoon_bankroll's two rows
+    charts.figure_bytes(fig, "png", close=False)
+    renderer = fig.canvas.get_renderer()
+    title = fig._suptitle.get_window_extent(renderer)
+    legend = fig.legends[0].get_window_extent(renderer)
+    assert not title.overlaps(legend)
+    plt.close(fig)
+
+
+def test_a_count_reads_as_round_thousands():
+    assert [charts.count_label(x) for x in (500, 20_000, 150_000, 1_500_000, 2e9)] == \
+        ["500", "20k", "150k", "1.5M", "2G"]
