@@ -121,6 +121,7 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     height = 0.8 / max(1, len(variants))
     notes = (frame["note"].astype(object) if "note" in frame
              else pd.Series("", index=frame.index, dtype=object))
+    drawn = []  # (edges, errors, exact, y, colour) of each variant, in %
     for vi, variant in enumerate(variants):
         part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
         part_notes = notes[frame["variant"] == variant].set_axis(
@@ -137,6 +138,7 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
                         mfc="white", color=colour, capsize=3, ls="none")
         ax.plot(part[exact].to_numpy(dtype=float) * 100, y, "x", color="black", ms=6,
                 label="exact" if vi == 0 else None)
+        drawn.append((values, errors, part[exact].to_numpy(dtype=float) * 100, y, colour))
         for yi, text in zip(y, part_notes):
             if text.startswith("not offered") or text.startswith("no bet"):
                 ax.annotate(f"{variant}: {text.split(':')[0]}", (0, yi), xytext=(4, 0),
@@ -145,6 +147,7 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     ax.set_yticks(np.arange(len(strategies)), strategies)
     ax.set_ylim(len(strategies) - 0.5, -0.5)
     ax.axvline(0, color="grey", lw=0.8)
+    _clip_outliers(ax, drawn)
     exact_bars = (frame.get("stderr_source", pd.Series(dtype=str)) == "exact").any()
     bars = "bars: 95% CI" + (", from the exact SD where known" if exact_bars else "")
     ax.set_xlabel(_pct_label(frame["headline_basis"].iloc[0]) + f" ({bars})"
@@ -152,6 +155,57 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     if title:
         ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
+
+
+OUTLIER_IQRS = 3.0  # an edge this many interquartile ranges beyond the middle half stands out
+
+
+def body_limits(edges: np.ndarray) -> tuple[float, float] | None:
+    """The range of the edges (in %) that are not outliers, when some are and leaving them
+    out at least halves the axis; None otherwise. An outlier lies more than
+    :data:`OUTLIER_IQRS` interquartile ranges beyond the middle half (lansquenet's -100% of
+    a banker who never passes, +167% of a sharper, beside edges of 3% to 29%)."""
+    finite = edges[np.isfinite(edges)]
+    if finite.size < 4:
+        return None
+    q1, q3 = np.percentile(finite, [25, 75])
+    reach = OUTLIER_IQRS * (q3 - q1)
+    body = finite[(finite >= q1 - reach) & (finite <= q3 + reach)]
+    if reach <= 0 or body.size == finite.size:
+        return None
+    low, high = min(float(body.min()), 0.0), max(float(body.max()), 0.0)
+    whole = max(float(finite.max()), 0.0) - min(float(finite.min()), 0.0)
+    return (low, high) if high - low <= whole / 2 else None
+
+
+def _clip_outliers(ax: Axes, drawn) -> None:
+    """Scale an edge chart to the body of its rows: an outlying row (:func:`body_limits`)
+    would crush the others into one column. Each outlier is drawn as an arrow at the edge
+    of the axis, in its variant's colour, with its value written beside it."""
+    every = np.concatenate([np.concatenate([v, e]) for v, _, e, _, _ in drawn]) \
+        if drawn else np.array([])
+    limits = body_limits(every)
+    if limits is None:
+        return
+    low, high = limits
+    inside = [(v >= low) & (v <= high) for v, _, _, _, _ in drawn]
+    spans = [np.where(keep, v - err, np.nan) for keep, (v, err, _, _, _) in zip(inside, drawn)]
+    tops = [np.where(keep, v + err, np.nan) for keep, (v, err, _, _, _) in zip(inside, drawn)]
+    low = min(low, float(np.nanmin(np.concatenate(spans))))
+    high = max(high, float(np.nanmax(np.concatenate(tops))))
+    pad = 0.16 * (high - low)  # room for the arrows and their values
+    ax.set_xlim(low - pad, high + pad)
+    for keep, (values, _err, exact, y, colour) in zip(inside, drawn):
+        out = ~keep & np.isfinite(values)
+        for value, known, yi in zip(values[out], exact[out], y[out]):
+            right = value > high
+            edge = high + pad if right else low - pad
+            text = f"{value:+.0f}%" + (f" (exact {known:+.0f}%)" if np.isfinite(known)
+                                       and f"{known:+.0f}" != f"{value:+.0f}" else "")
+            ax.annotate(text, (edge, yi), xytext=(-9 if right else 9, 0),
+                        textcoords="offset points", ha="right" if right else "left",
+                        va="center", fontsize="x-small", color=colour)
+            ax.plot([edge], [yi], ">" if right else "<", color=colour, ms=6, clip_on=False)
 
 
 def _no_stakes(frame: pd.DataFrame) -> bool:

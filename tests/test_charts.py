@@ -144,3 +144,34 @@ def test_convergence_legend_stays_clear_of_the_title():
 def test_a_count_reads_as_round_thousands():
     assert [charts.count_label(x) for x in (500, 20_000, 150_000, 1_500_000, 2e9)] == \
         ["500", "20k", "150k", "1.5M", "2G"]
+
+
+def _edges(edges: dict[str, float], exact: dict[str, float]) -> pd.DataFrame:
+    """An edge chart's report (edges in %): one variant, a row per strategy."""
+    return pd.DataFrame({"game": "lansquenet", "variant": "table-first",
+                         "strategy": list(edges), "edge": [e / 100 for e in edges.values()],
+                         "edge_stderr": 0.004, "edge_exact": [exact[k] / 100 for k in edges],
+                         "edge_per_initial_bet": [e / 100 for e in edges.values()],
+                         "headline_basis": "per initial stake"})
+
+
+def test_outlying_edges_are_arrows_at_the_edge_of_an_axis_scaled_to_the_others():
+    # lansquenet_policies: passing after 1..8 wins (3% to 29%), the banker who never passes
+    # (-100%) and the sharper (+168%).
+    rows = {f"pass after wins={k}": 3.0 + 3.7 * (k - 1) for k in range(1, 9)}
+    rows |= {"never pass": -100.0, "sharper": 168.2}
+    fig = charts.edge_chart(_edges(rows, rows | {"sharper": 167.3}))
+    ax = fig.axes[0]
+    low, high = ax.get_xlim()
+    assert -10 < low < 0 and 29 < high < 50, (low, high)
+    notes = [t.get_text() for t in ax.texts]
+    assert notes == ["-100%", "+168% (exact +167%)"]
+    plt.close(fig)
+
+
+def test_edges_without_outliers_keep_their_whole_range():
+    rows = {"a": 3.0, "b": 9.0, "c": 6.5, "d": 23.5, "e": 12.0}
+    fig = charts.edge_chart(_edges(rows, rows))
+    low, high = fig.axes[0].get_xlim()
+    assert low < 0 and high > 23.5 and not fig.axes[0].texts
+    plt.close(fig)
