@@ -256,3 +256,22 @@ def test_the_bankroll_section_leads_with_the_answers_in_percent_and_folds_the_fu
     assert full.index("<summary>") < full.index("<table")
     full_heads = re.findall(r'<th [^>]*class="col_heading[^>]*>([^<]*)</th>', full)
     assert full_heads == list(risk.columns)
+
+
+def test_charts_redraws_the_risk_charts_too(tmp_path, capsys):
+    (tmp_path / "b.toml").write_text(BANKROLL)
+    out = tmp_path / "out"
+    assert cli.main(["run", str(tmp_path / "b.toml"), "--out", str(out), "--quiet"]) == 0
+    made = sorted(Path(n).stem for n in json.loads((out / "manifest.json").read_text())
+                  ["files"] if n.endswith(".png"))
+    assert {"risk_fan", "risk_ruin", "risk_results"} <= set(made)
+    pdfs = tmp_path / "pdf"
+    pdfs.mkdir()
+    assert cli.main(["charts", str(out), "--out", str(pdfs), "--format", "pdf"]) == 0
+    assert sorted(p.stem for p in pdfs.glob("*.pdf")) == made
+    assert all(p.read_bytes().startswith(b"%PDF") for p in pdfs.glob("risk_*.pdf"))
+    # Measured again from the same seed: the same chart as the run drew.
+    pngs = tmp_path / "png"
+    pngs.mkdir()
+    assert cli.main(["charts", str(out), "--out", str(pngs)]) == 0
+    assert (pngs / "risk_ruin.png").read_bytes() == (out / "risk_ruin.png").read_bytes()

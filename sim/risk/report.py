@@ -7,6 +7,7 @@ experiment, so it can also be run on its own."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,22 @@ def answers_title(frame: pd.DataFrame) -> str:
             "amounts in base stakes")
 
 
+CHARTS = (("risk_fan.png", "Bankroll over the session: quantile bands and sample sessions.",
+           "fan_chart"),
+          ("risk_ruin.png", "Risk of ruin against bankroll: exact, diffusion and Monte Carlo "
+           "with 95% intervals.", "ruin_chart"),
+          ("risk_results.png", "The distribution of the session result.", "result_chart"))
+
+
+def figures(results: list[RiskResult]) -> Iterator[tuple[str, str, Any]]:
+    """(file name, caption, Figure) of each risk chart, one at a time (a caller saves and
+    closes each before the next is drawn: memory stays flat)."""
+    from sim.risk import charts as risk_charts
+
+    for name, caption, chart in CHARTS:
+        yield name, caption, getattr(risk_charts, chart)(results)
+
+
 def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None,
                draw: bool = True) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
     """Measure and write the risk files of ``exp`` into ``out_dir`` (its charts unless
@@ -146,23 +163,13 @@ def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None
 
     results = measure_all(exp, jobs)
     frame = frame_of(results)
-    from sim.risk import charts as risk_charts
-
     write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
     write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))
     write_atomic(out_dir / "risk.md", markdown(exp, frame))
     svgs: list[tuple[str, str, bytes]] = []
     if not draw:
         return frame, svgs
-    # One chart at a time, closed once saved: memory stays flat.
-    for name, caption, chart in (
-            ("risk_fan.png", "Bankroll over the session: quantile bands and sample sessions.",
-             risk_charts.fan_chart),
-            ("risk_ruin.png", "Risk of ruin against bankroll: exact, diffusion and Monte Carlo "
-             "with 95% intervals.", risk_charts.ruin_chart),
-            ("risk_results.png", "The distribution of the session result.",
-             risk_charts.result_chart)):
-        figure = chart(results)
+    for name, caption, figure in figures(results):
         if footer:
             charts.add_footer(figure, footer)
         write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))
