@@ -88,16 +88,17 @@ def legend_outside(ax: Axes, title: str | None = None, **kwargs) -> None:
                   **kwargs)
 
 
-def figure_legend(fig: Figure, axes, title: str | None = None) -> None:
+def figure_legend(fig: Figure, axes, title: str | None = None,
+                  loc: str = "outside right upper") -> None:
     """One legend for a figure of small multiples (every label of any panel, once), to the
-    right of every panel."""
+    right of every panel (at its top, unless ``loc`` says otherwise)."""
     found: dict[str, object] = {}
     for ax in np.atleast_1d(axes):
         for handle, label in zip(*ax.get_legend_handles_labels()):
             found.setdefault(label, handle)
     handles, labels = list(found.values()), list(found)
     if handles:
-        fig.legend(handles, labels, loc="outside right upper", fontsize="small",
+        fig.legend(handles, labels, loc=loc, fontsize="small",
                    frameon=False, title=title, title_fontsize="small")
 
 
@@ -120,6 +121,7 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     height = 0.8 / max(1, len(variants))
     notes = (frame["note"].astype(object) if "note" in frame
              else pd.Series("", index=frame.index, dtype=object))
+    drawn = []  # (edges, errors, exact, y, colour) of each variant, in %
     for vi, variant in enumerate(variants):
         part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
         part_notes = notes[frame["variant"] == variant].set_axis(
@@ -136,6 +138,7 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
                         mfc="white", color=colour, capsize=3, ls="none")
         ax.plot(part[exact].to_numpy(dtype=float) * 100, y, "x", color="black", ms=6,
                 label="exact" if vi == 0 else None)
+        drawn.append((values, errors, part[exact].to_numpy(dtype=float) * 100, y, colour))
         for yi, text in zip(y, part_notes):
             if text.startswith("not offered") or text.startswith("no bet"):
                 ax.annotate(f"{variant}: {text.split(':')[0]}", (0, yi), xytext=(4, 0),
@@ -144,6 +147,7 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     ax.set_yticks(np.arange(len(strategies)), strategies)
     ax.set_ylim(len(strategies) - 0.5, -0.5)
     ax.axvline(0, color="grey", lw=0.8)
+    _clip_outliers(ax, drawn)
     exact_bars = (frame.get("stderr_source", pd.Series(dtype=str)) == "exact").any()
     bars = "bars: 95% CI" + (", from the exact SD where known" if exact_bars else "")
     ax.set_xlabel(_pct_label(frame["headline_basis"].iloc[0]) + f" ({bars})"
@@ -151,6 +155,57 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     if title:
         ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
+
+
+OUTLIER_IQRS = 3.0  # an edge this many interquartile ranges beyond the middle half stands out
+
+
+def body_limits(edges: np.ndarray) -> tuple[float, float] | None:
+    """The range of the edges (in %) that are not outliers, when some are and leaving them
+    out at least halves the axis; None otherwise. An outlier lies more than
+    :data:`OUTLIER_IQRS` interquartile ranges beyond the middle half (lansquenet's -100% of
+    a banker who never passes, +167% of a sharper, beside edges of 3% to 29%)."""
+    finite = edges[np.isfinite(edges)]
+    if finite.size < 4:
+        return None
+    q1, q3 = np.percentile(finite, [25, 75])
+    reach = OUTLIER_IQRS * (q3 - q1)
+    body = finite[(finite >= q1 - reach) & (finite <= q3 + reach)]
+    if reach <= 0 or body.size == finite.size:
+        return None
+    low, high = min(float(body.min()), 0.0), max(float(body.max()), 0.0)
+    whole = max(float(finite.max()), 0.0) - min(float(finite.min()), 0.0)
+    return (low, high) if high - low <= whole / 2 else None
+
+
+def _clip_outliers(ax: Axes, drawn) -> None:
+    """Scale an edge chart to the body of its rows: an outlying row (:func:`body_limits`)
+    would crush the others into one column. Each outlier is drawn as an arrow at the edge
+    of the axis, in its variant's colour, with its value written beside it."""
+    every = np.concatenate([np.concatenate([v, e]) for v, _, e, _, _ in drawn]) \
+        if drawn else np.array([])
+    limits = body_limits(every)
+    if limits is None:
+        return
+    low, high = limits
+    inside = [(v >= low) & (v <= high) for v, _, _, _, _ in drawn]
+    spans = [np.where(keep, v - err, np.nan) for keep, (v, err, _, _, _) in zip(inside, drawn)]
+    tops = [np.where(keep, v + err, np.nan) for keep, (v, err, _, _, _) in zip(inside, drawn)]
+    low = min(low, float(np.nanmin(np.concatenate(spans))))
+    high = max(high, float(np.nanmax(np.concatenate(tops))))
+    pad = 0.16 * (high - low)  # room for the arrows and their values
+    ax.set_xlim(low - pad, high + pad)
+    for keep, (values, _err, exact, y, colour) in zip(inside, drawn):
+        out = ~keep & np.isfinite(values)
+        for value, known, yi in zip(values[out], exact[out], y[out]):
+            right = value > high
+            edge = high + pad if right else low - pad
+            text = f"{value:+.0f}%" + (f" (exact {known:+.0f}%)" if np.isfinite(known)
+                                       and f"{known:+.0f}" != f"{value:+.0f}" else "")
+            ax.annotate(text, (edge, yi), xytext=(-9 if right else 9, 0),
+                        textcoords="offset points", ha="right" if right else "left",
+                        va="center", fontsize="x-small", color=colour)
+            ax.plot([edge], [yi], ">" if right else "<", color=colour, ms=6, clip_on=False)
 
 
 def _no_stakes(frame: pd.DataFrame) -> bool:
@@ -285,10 +340,46 @@ def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: s
         ax.axhline(exact * 100, color="black", lw=1, ls="--", label="exact")
     if rows["edge"].notna().any():  # a game without stakes has no edge to draw
         ax.set_xscale("log")
+        _round_count_ticks(ax.xaxis, *ax.get_xlim())
     ax.set_title(title, fontsize="medium")
     ax.set_xlabel("rounds played (log)")
     ax.set_ylabel("edge, %")
     ax.grid(alpha=0.3)
+
+
+def count_label(x: float, _pos: int | None = None) -> str:
+    """A count for a tick: 500, 20k, 1.5M, 2G (three figures at most)."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= size:
+            return f"{x / size:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+# Round counts for a log axis, coarsest first: an axis takes the first that gives it three
+# labelled ticks or more (decades over several; every digit in a narrow one).
+_COUNT_SUBS = ((1.0,), (1.0, 3.0), (1.0, 2.0, 5.0), (1.0, 2.0, 3.0, 5.0),
+               tuple(float(d) for d in range(1, 10)))
+
+
+def _round_count_ticks(axis, low: float, high: float) -> None:
+    """Label a log axis of counts from ``low`` to ``high`` at three or more round numbers in
+    plain text (20k, 50k, 100k), never crowded: matplotlib labels every minor tick of an axis
+    under a decade or so wide, in scientific form (2×10⁴ 3×10⁴ 4×10⁴ 6×10⁴), and the labels
+    ran into each other. The ticks are fixed (a log locator turns linear, at 22.5k, 25k...,
+    where a view holds one of its ticks or none)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    decades = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    for subs in _COUNT_SUBS:
+        ticks = [d * 10.0 ** e for e in decades for d in subs if low <= d * 10.0 ** e <= high]
+        if len(ticks) >= 3:
+            break
+    minor = [d * 10.0 ** e for e in decades for d in _COUNT_SUBS[-1]
+             if low <= d * 10.0 ** e <= high]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FuncFormatter(count_label))
+    axis.set_minor_locator(FixedLocator(minor))
+    axis.set_minor_formatter(NullFormatter())
 
 
 MIN_CONVERGENCE_POINTS = 2
@@ -341,7 +432,9 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
         if no_stakes:
             ax.set_ylabel("mean net result")
     outer_axis_labels(axes, GRID_COLUMNS)
-    figure_legend(fig, axes)
+    # Beside the panels' middle: at their top it stood under the end of the title, which
+    # runs wider than one or two panels.
+    figure_legend(fig, axes, loc="outside right center")
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
     fig.suptitle("Convergence of the mean net result, chunk by chunk" if no_stakes
                  else f"Convergence of the house edge {basis}, chunk by chunk")

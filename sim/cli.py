@@ -6,6 +6,7 @@ Bad input of any kind is one line on stderr and exit code 2, before anything is 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import sys
@@ -76,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     rebuild.add_argument("--charts", action=argparse.BooleanOptionalAction, default=None,
                          help="draw the charts, or not (default: as the run did)")
     charts = sub.add_parser("charts", help="redraw every chart of a run folder from its saved "
-                            "chunks, and the exact odds charts of its variants")
+                            "chunks, the exact odds charts of its variants and, with a "
+                            "[session], the risk charts")
     charts.add_argument("folder", help="the output folder of a finished run")
     charts.add_argument("--out", help="write the charts here (default: the run folder)")
     charts.add_argument("--format", default="png", choices=("png", "svg", "pdf"),
@@ -247,8 +249,14 @@ def _cmd_charts(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.folder)
     frame = report.build(result)
     footer = report.chart_footer(result)
-    for name, _caption, figure in report.run_charts(
-            result, frame, report.convergence(result, frame), report.outcomes(result)):
+    drawn = report.run_charts(result, frame, report.convergence(result, frame),
+                              report.outcomes(result))
+    if result.experiment.session is not None:  # the bankroll's, measured again (seeded)
+        from sim.risk import report as risk_report
+
+        drawn = itertools.chain(drawn, risk_report.figures(
+            risk_report.measure_all(result.experiment)))
+    for name, _caption, figure in drawn:
         path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"
         charts.save(figure, path, footer=footer)
         print(path)

@@ -188,5 +188,6 @@ def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
         from sim.charts import save
 
         for variant_name, name, figure in game.variant_exact_charts(
-                (v.name, v.rules) for v in exp.variants):
+                ((v.name, v.rules) for v in exp.variants),
+                [spec.build(exp.game) for spec in exp.strategies]):
             save(figure, out / f"{variant_name}-{name}.png")

@@ -111,7 +111,17 @@ def rules_document(game_name: str) -> tuple[str, str]:
 
 
 # --------------------------------------------------------------------- the tables
-def _agreement(z: float) -> str:
+Z_COLUMN = re.compile(r"^z$|^z_|_z$")  # a column of z-scores: z, z_p_ruin_vs_exact, diff_z
+
+
+def _agreement(z: float | str) -> str:
+    """The colour of a z cell by agreement; a cell already formatted (``"+0.07"``) is read
+    back, and an empty one is left plain."""
+    if isinstance(z, str):
+        try:
+            z = float(z.replace("\u2212", "-"))
+        except ValueError:
+            return ""
     if _missing(z):
         return ""
     z = abs(z)
@@ -156,13 +166,32 @@ def headline_table(frame: pd.DataFrame) -> str:
 
 
 def plain_table(frame: pd.DataFrame, name: str, digits: int = 6) -> str:
-    """Any table as HTML (a Styler with numbers to ``digits`` significant figures)."""
+    """Any table as HTML (a Styler with numbers to ``digits`` significant figures), its z
+    columns coloured by agreement as the headline's are."""
     floats = [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c])]
+    z_columns = [c for c in frame.columns if Z_COLUMN.search(str(c))]
     styler = (frame.style.hide(axis="index")
               .format(lambda x: "" if _missing(x) else f"{x:.{digits}g}", subset=floats)
+              .map(_agreement, subset=z_columns)
               .set_uuid(re.sub(r"\W", "_", name))
               .set_table_attributes('class="plain sortable"'))
     return styler.to_html()
+
+
+@dataclasses.dataclass(frozen=True)
+class Folded:
+    """A section's table shown folded, opened by the reader (the full table behind a short
+    one): ``summary`` is the line shown while it is closed."""
+
+    frame: pd.DataFrame
+    summary: str
+
+
+def _section_table(table: pd.DataFrame | Folded, name: str) -> dict[str, Any]:
+    """A section's table for the template: its HTML, and the summary line of a folded one."""
+    frame = table.frame if isinstance(table, Folded) else table
+    return {"html": Markup(plain_table(frame, name)),
+            "summary": table.summary if isinstance(table, Folded) else ""}
 
 
 # --------------------------------------------------------------------- the page
@@ -174,7 +203,7 @@ def svg_markup(svg: bytes) -> Markup:
 
 def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, bytes]],
          manifest: Mapping[str, Any], tables: Mapping[str, pd.DataFrame] | None = None,
-         sections: Mapping[str, Mapping[str, pd.DataFrame]] | None = None,
+         sections: Mapping[str, Mapping[str, pd.DataFrame | Folded]] | None = None,
          chart_notes: Sequence[str] = ()) -> str:
     """The HTML page of a run.
 
@@ -185,7 +214,7 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
         manifest: the run's manifest (seed, versions, revision, time...).
         tables: further tables of the run (name -> table), shown after the headline.
         sections: optional sections (title -> tables), e.g. comparisons, grids, bankroll and
-            risk, shown when a run has them.
+            risk, shown when a run has them; a :class:`Folded` table is shown folded.
         chart_notes: lines shown above the charts (e.g. why one is not drawn).
     """
     exp = result.experiment
@@ -201,7 +230,7 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
         "strategies": strategy_rows(result), "basis": frame["headline_basis"].iloc[0],
         "headline": Markup(headline_table(frame)),
         "tables": {k: Markup(plain_table(t, k)) for k, t in (tables or {}).items()},
-        "sections": {title: {k: Markup(plain_table(t, f"{title}-{k}")) for k, t in part.items()}
+        "sections": {title: {k: _section_table(t, f"{title}-{k}") for k, t in part.items()}
                      for title, part in (sections or {}).items()},
         "charts": [{"name": n, "id": "chart-" + re.sub(r"\W", "-", n.rsplit(".", 1)[0]),
                     "caption": c, "svg": svg_markup(s)} for n, c, s in charts],

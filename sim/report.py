@@ -551,7 +551,8 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                "beside exact).", figure)
     if exact_odds:
         for variant, name, figure in game.variant_exact_charts(
-                (v.name, v.rules) for v in exp.variants):
+                ((v.name, v.rules) for v in exp.variants),
+                [spec.build(exp.game) for spec in exp.strategies]):
             yield (f"odds-{variant}-{name}.png",
                    f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
 
@@ -585,6 +586,18 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int,
     appears whole or not at all."""
     return write_outputs(result, out_dir, {"seconds": round(seconds, 3), "jobs": jobs,
                                            "finished": _now(), "charts": charts})
+
+
+def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
+    """The page's bankroll section: the answers first (:func:`sim.risk.report.answers`),
+    risk.csv's every column folded below."""
+    from sim.html import Folded
+    from sim.risk.report import answers, answers_title
+
+    return {answers_title(risk): answers(risk),
+            "every column": Folded(risk, f"the full risk table ({len(risk.columns)} columns, "
+                                         "as in risk.csv: every method, quantile, long-run "
+                                         "risk and z)")}
 
 
 def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
@@ -625,7 +638,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
 
             risk, risk_svgs = write_risk(result.experiment, out_dir,
                                          int(run_info.get("jobs", 1)), footer, draw)
-            sections["Bankroll and risk"] = {"risk": risk}
+            sections["Bankroll and risk"] = risk_section(risk)
             svgs += risk_svgs
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,
                                  "files": sorted(written | {"report.html", MANIFEST})})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pytest
 
 from sim import charts
 
@@ -71,3 +74,104 @@ def test_spines_left_out_of_the_layout_change_nothing_saved(monkeypatch):
         assert np.allclose(places[0], every_places[0]) and np.allclose(places[1],
                                                                          every_places[1])
         assert png == every_png
+
+
+def _visible_tick_boxes(fig, ax, axis: str) -> list:
+    """The boxes of an axis's labelled ticks in view, after the saved layout."""
+    charts.figure_bytes(fig, "png", close=False)
+    renderer = fig.canvas.get_renderer()
+    low, high = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    labels = ax.get_xticklabels(which="both") if axis == "x" else \
+        ax.get_yticklabels(which="both")
+    index = 0 if axis == "x" else 1
+    return [label.get_window_extent(renderer) for label in labels
+            if label.get_text() and label.get_visible()
+            and low <= label.get_position()[index] <= high]
+
+
+def test_faro_odds_charts_each_name_their_rules_on_a_scale_that_holds_the_early_deal():
+    from sim.games.faro import GAME as FARO
+
+    titles = []
+    for preset in ("faro", "stuss", "old-pharo"):
+        fig = FARO.exact_charts(FARO.presets[preset])["rank-bet-edge"]
+        ax = fig.axes[0]
+        titles.append(ax.get_title())
+        low, high = ax.get_ylim()
+        assert high < 20, f"{preset}: the axis runs to {high:.0f}%"
+        # The last turns run off the top, and a note says how far.
+        notes = [t.get_text() for t in ax.texts if t.get_text().startswith("off the scale")]
+        assert len(notes) == 1 and re.search(r"up to (50|100)%", notes[0])
+        plt.close(fig)
+    assert len(set(titles)) == 3
+
+
+def _convergence(chunk: int, chunks: int, rows: int = 2) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A run's running estimates and report: ``rows`` rows of ``chunks`` chunks each."""
+    conv = pd.DataFrame([{"variant": "infinite-deck", "strategy": f"s{s}", "rounds": chunk * k,
+                          "edge": 0.02 + 0.05 / k ** 0.5, "ci95_low": 0.02 - 0.05 / k ** 0.5,
+                          "ci95_high": 0.02 + 0.15 / k ** 0.5}
+                         for s in range(rows) for k in range(1, chunks + 1)])
+    frame = pd.DataFrame({"variant": "infinite-deck", "strategy": [f"s{s}" for s in range(rows)],
+                          "edge_exact": 0.02, "headline_basis": "per initial stake",
+                          "edge_per_initial_bet": 0.02})
+    return conv, frame
+
+
+@pytest.mark.parametrize("chunk, chunks", [(20_000, 10), (20_000, 2), (50_000, 2),
+                                           (5_000, 40), (1_000, 1_000), (10_000, 100)])
+def test_convergence_tick_labels_do_not_collide(chunk, chunks):
+    fig = charts.convergence_chart(*_convergence(chunk, chunks))
+    for ax in fig.axes:
+        boxes = _visible_tick_boxes(fig, ax, "x")
+        assert len(boxes) >= 3
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), \
+            [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        assert not any("×" in t.get_text() for t in ax.get_xticklabels())
+    plt.close(fig)
+
+
+def test_convergence_legend_stays_clear_of_the_title():
+    fig = charts.convergence_chart(*_convergence(20_000, 10))  # pontoon_bankroll's two rows
+    charts.figure_bytes(fig, "png", close=False)
+    renderer = fig.canvas.get_renderer()
+    title = fig._suptitle.get_window_extent(renderer)
+    legend = fig.legends[0].get_window_extent(renderer)
+    assert not title.overlaps(legend)
+    plt.close(fig)
+
+
+def test_a_count_reads_as_round_thousands():
+    assert [charts.count_label(x) for x in (500, 20_000, 150_000, 1_500_000, 2e9)] == \
+        ["500", "20k", "150k", "1.5M", "2G"]
+
+
+def _edges(edges: dict[str, float], exact: dict[str, float]) -> pd.DataFrame:
+    """An edge chart's report (edges in %): one variant, a row per strategy."""
+    return pd.DataFrame({"game": "lansquenet", "variant": "table-first",
+                         "strategy": list(edges), "edge": [e / 100 for e in edges.values()],
+                         "edge_stderr": 0.004, "edge_exact": [exact[k] / 100 for k in edges],
+                         "edge_per_initial_bet": [e / 100 for e in edges.values()],
+                         "headline_basis": "per initial stake"})
+
+
+def test_outlying_edges_are_arrows_at_the_edge_of_an_axis_scaled_to_the_others():
+    # lansquenet_policies: passing after 1..8 wins (3% to 29%), the banker who never passes
+    # (-100%) and the sharper (+168%).
+    rows = {f"pass after wins={k}": 3.0 + 3.7 * (k - 1) for k in range(1, 9)}
+    rows |= {"never pass": -100.0, "sharper": 168.2}
+    fig = charts.edge_chart(_edges(rows, rows | {"sharper": 167.3}))
+    ax = fig.axes[0]
+    low, high = ax.get_xlim()
+    assert -10 < low < 0 and 29 < high < 50, (low, high)
+    notes = [t.get_text() for t in ax.texts]
+    assert notes == ["-100%", "+168% (exact +167%)"]
+    plt.close(fig)
+
+
+def test_edges_without_outliers_keep_their_whole_range():
+    rows = {"a": 3.0, "b": 9.0, "c": 6.5, "d": 23.5, "e": 12.0}
+    fig = charts.edge_chart(_edges(rows, rows))
+    low, high = fig.axes[0].get_xlim()
+    assert low < 0 and high > 23.5 and not fig.axes[0].texts
+    plt.close(fig)

@@ -173,3 +173,105 @@ def test_a_one_chunk_run_says_why_it_has_no_convergence_chart(tmp_path):
     files = json.loads((tmp_path / "out" / "manifest.json").read_text())["files"]
     assert "convergence.png" not in files and "edge.png" in files
     assert "No convergence chart" in (tmp_path / "out" / "report.html").read_text()
+
+
+# --------------------------------------------------------------------- what a reader sees
+def _section(page: str, title: str) -> str:
+    """The HTML of the page's section headed ``title``."""
+    start = page.index(f"<h2>{title}</h2>")
+    return page[start:page.index("</section>", start)]
+
+
+def test_comparison_z_cells_are_coloured_as_the_headlines_are(run_dir):
+    page = (run_dir / "report.html").read_text()
+    comparisons = _section(page, "Paired comparisons")
+    colours = set(re.findall(r"background-color: (#\w+)", comparisons))
+    assert colours and colours <= {"#d9f2d9", "#fff2bf", "#f8c9c4"}
+
+
+def test_a_formatted_z_column_is_coloured_by_the_headline_thresholds():
+    import pandas as pd
+
+    from sim import html
+
+    table = html.plain_table(pd.DataFrame({"row": ["a", "b", "c", "d"],
+                                           "z": ["+0.39", "-2.50", "+3.10", ""]}), "t")
+    styles = dict(re.findall(r"#T_t_(row\d)_col1 \{\s*background-color: (#\w+)", table))
+    assert styles == {"row0": "#d9f2d9", "row1": "#fff2bf", "row2": "#f8c9c4"}
+
+
+BANKROLL = """
+name = "tiny-bankroll"
+game = "faro"
+rounds = 2000
+chunk_rounds = 1000
+seed = 3
+[[strategies]]
+name = "flat king"
+use = "flat-rank"
+params = { ranks = "K" }
+[session]
+bankroll = 20
+rounds = 30
+rounds_per_hour = 30
+target_risks = [0.01, 0.05]
+sessions = 2000
+chunk_sessions = 1000
+"""
+
+
+def test_a_probability_reads_in_percent_to_three_figures():
+    from sim.risk.report import percent
+
+    assert [percent(p) for p in (0.00448991, 0.25323, 1.0, 0.0, 1e-9, float("nan"))] == \
+        ["0.449%", "25.3%", "100%", "0%", "< 0.001%", ""]
+
+
+def test_the_bankroll_section_leads_with_the_answers_in_percent_and_folds_the_full_table(
+        tmp_path):
+    import pandas as pd
+
+    from sim.risk.report import percent
+
+    (tmp_path / "b.toml").write_text(BANKROLL)
+    out = tmp_path / "out"
+    assert cli.main(["run", str(tmp_path / "b.toml"), "--out", str(out), "--quiet",
+                     "--no-charts"]) == 0
+    section = _section((out / "report.html").read_text(), "Bankroll and risk")
+    first = section.index("<table")
+    folded = section.index("<details")
+    assert first < folded, "the answers come before the full table"
+    answers = section[first:section.index("</table>", first)]
+    heads = re.findall(r'<th [^>]*class="col_heading[^>]*>([^<]*)</th>', answers)
+    assert heads[:7] == ["variant", "strategy", "method", "P(ruin) in 30 rounds", "± SE", "z",
+                         "P(ahead)"]
+    assert {"bankroll for 1% risk", "bankroll for 5% risk", "EV per hour",
+            "SD per hour"} <= set(heads)
+    risk = pd.read_csv(out / "risk.csv")
+    cells = re.findall(r'<td [^>]*class="data row(\d+) col3"[^>]*>([^<]*)</td>', answers)
+    assert [text for _, text in cells] == [percent(p) for p in risk["p_ruin"]]
+    assert len(cells) == len(risk) and all(text.endswith("%") for _, text in cells)
+    # The full table below, folded: every column of risk.csv, as it was.
+    full = section[folded:]
+    assert full.index("<summary>") < full.index("<table")
+    full_heads = re.findall(r'<th [^>]*class="col_heading[^>]*>([^<]*)</th>', full)
+    assert full_heads == list(risk.columns)
+
+
+def test_charts_redraws_the_risk_charts_too(tmp_path, capsys):
+    (tmp_path / "b.toml").write_text(BANKROLL)
+    out = tmp_path / "out"
+    assert cli.main(["run", str(tmp_path / "b.toml"), "--out", str(out), "--quiet"]) == 0
+    made = sorted(Path(n).stem for n in json.loads((out / "manifest.json").read_text())
+                  ["files"] if n.endswith(".png"))
+    assert {"risk_fan", "risk_ruin", "risk_results"} <= set(made)
+    pdfs = tmp_path / "pdf"
+    pdfs.mkdir()
+    assert cli.main(["charts", str(out), "--out", str(pdfs), "--format", "pdf"]) == 0
+    assert sorted(p.stem for p in pdfs.glob("*.pdf")) == made
+    assert all(p.read_bytes().startswith(b"%PDF") for p in pdfs.glob("risk_*.pdf"))
+    # Measured again from the same seed: the same chart as the run drew.
+    pngs = tmp_path / "png"
+    pngs.mkdir()
+    assert cli.main(["charts", str(out), "--out", str(pngs)]) == 0
+    assert (pngs / "risk_ruin.png").read_bytes() == (out / "risk_ruin.png").read_bytes()

@@ -151,3 +151,71 @@ def test_a_saved_shared_chart_is_held_as_its_bytes_only():
             with pytest.raises(ValueError, match="saved as"):
                 charts.figure_bytes(figure, "pdf")
     assert set(seen) == {"hcp", "splits"}
+
+
+# --------------------------------------------------------------------- charts that belong
+def _pontoon_charts(path: Path, overrides: list[str] = ()) -> dict[str, list[str]]:
+    """Variant -> the exact charts a run of the experiment at ``path`` draws for it."""
+    from sim import experiment
+
+    exp = experiment.load(path, list(overrides))
+    game = games.get("pontoon")
+    found: dict[str, list[str]] = defaultdict(list)
+    for variant, name, figure in game.variant_exact_charts(
+            ((v.name, v.rules) for v in exp.variants),
+            [spec.build("pontoon") for spec in exp.strategies]):
+        found[variant].append(name)
+        plt.close(figure)
+    return dict(found)
+
+
+def test_the_pontoon_threshold_grid_has_no_optimal_punter_chart():
+    drawn = _pontoon_charts(ROOT / "experiments" / "pontoon_thresholds.toml")
+    assert drawn == {"reshuffle-every-deal": ["twist-odds"]}
+
+
+OPTIMAL_ROWS = """
+game = "pontoon"
+rounds = 1000
+[variants.carried]
+preset = "british-home"
+[variants.infinite]
+preset = "british-home"
+infinite_deck = true
+[variants.reshuffled]
+preset = "reshuffle-every-deal"
+[variants.reshuffled-infinite]
+preset = "reshuffle-every-deal"
+infinite_deck = true
+[[strategies]]
+name = "stick 16"
+use = "threshold"
+params = { stick = 16, soft_stick = 18 }
+"""
+
+
+def test_the_optimal_punter_chart_is_drawn_only_where_a_row_plays_him_and_it_is_true(tmp_path):
+    path = tmp_path / "exp.toml"
+    path.write_text(OPTIMAL_ROWS)
+    assert all(names == ["twist-odds"] for names in _pontoon_charts(path).values())
+    path.write_text(OPTIMAL_ROWS + '[[strategies]]\nname = "best"\nuse = "optimal"\n')
+    drawn = _pontoon_charts(path)
+    with_chart = {v for v, names in drawn.items() if "optimal-v-stand17" in names}
+    # Not where every deal comes from a full pack: there it is neither best nor so valued.
+    assert with_chart == {"carried", "infinite", "reshuffled-infinite"}
+    # Against an adaptive banker, the optimal punter plays another table than the chart's.
+    path.write_text(OPTIMAL_ROWS + '[[strategies]]\nname = "best"\nuse = "optimal"\n'
+                    'params = { banker = "adaptive" }\n')
+    assert all("optimal-v-stand17" not in names for names in _pontoon_charts(path).values())
+
+
+def test_an_infinite_deck_twist_chart_says_infinite_deck_not_1_pack():
+    from sim.games.pontoon import PontoonRules
+
+    game = games.get("pontoon")
+    infinite = game.exact_charts(PontoonRules(infinite_deck=True), names=["twist-odds"])
+    title = infinite["twist-odds"].axes[0].get_title()
+    assert "infinite deck" in title and "pack" not in title
+    finite = game.exact_charts(PontoonRules(packs=2), names=["twist-odds"])
+    assert "2 packs" in finite["twist-odds"].axes[0].get_title()
+    plt.close("all")

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -340,24 +348,38 @@ class Game(ABC, Generic[RulesT, TableT]):
         draws its own. Where given, it names every chart of :meth:`exact_charts`."""
         return {}
 
-    def variant_exact_charts(self, variants: Iterable[tuple[str, RulesT]]
+    def exact_chart_names(self, rules: RulesT, strategies: Sequence[Any]
+                          ) -> Collection[str] | None:
+        """The exact charts that belong to a run of ``strategies`` on ``rules``; None (the
+        default): every chart of :meth:`exact_charts`. A game with a chart about one
+        strategy leaves it out where no row plays it, and its :meth:`exact_charts` takes
+        the names to draw as ``names``."""
+        return None
+
+    def variant_exact_charts(self, variants: Iterable[tuple[str, RulesT]],
+                             strategies: Sequence[Any] | None = None
                              ) -> Iterator[tuple[str, str, Any]]:
         """(variant name, chart name, Figure) for the exact charts of each (name, rules), in
-        order. A chart whose key an earlier variant had comes as that variant's Figure, not
-        drawn again: the same object, or, once the caller has saved it, a stand-in holding
-        only its saved bytes (:func:`sim.charts.saved_stand_in`; a drawn figure holds its
-        pixels, megabytes each)."""
+        order: with ``strategies`` (a run's, built), only those that belong to them
+        (:meth:`exact_chart_names`). A chart whose key an earlier variant had comes as that
+        variant's Figure, not drawn again: the same object, or, once the caller has saved
+        it, a stand-in holding only its saved bytes (:func:`sim.charts.saved_stand_in`; a
+        drawn figure holds its pixels, megabytes each)."""
         import matplotlib.pyplot as plt
 
         from sim.charts import mark_shared, saved_stand_in
 
         drawn: dict[tuple[str, Hashable], Any] = {}
         for variant, rules in variants:
+            names = None if strategies is None else self.exact_chart_names(rules, strategies)
             keys = self.exact_chart_keys(rules)
+            if names is not None:
+                keys = {name: key for name, key in keys.items() if name in names}
             if keys and all((name, key) in drawn for name, key in keys.items()):
                 figures = {name: drawn[(name, key)] for name, key in keys.items()}
             else:
-                figures = self.exact_charts(rules)
+                figures = (self.exact_charts(rules) if names is None
+                           else self.exact_charts(rules, names=names))  # type: ignore[call-arg]
                 for name, figure in figures.items():
                     if name not in keys:
                         continue

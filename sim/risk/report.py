@@ -7,6 +7,7 @@ experiment, so it can also be run on its own."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,83 @@ def markdown(exp: Any, frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _risk_label(column: str) -> str:
+    """``bankroll_risk_13_5`` -> ``13.5%``."""
+    return column.removeprefix("bankroll_risk_").replace("_", ".") + "%"
+
+
+def percent(p: float) -> str:
+    """A probability for a reader: in %, to three significant figures (0.449%, 25.3%,
+    100%), "0%" for none and "< 0.001%" below that."""
+    if not isinstance(p, float | int) or math.isnan(p):
+        return ""
+    x = 100 * float(p)
+    if x == 0:
+        return "0%"
+    if x < 1e-3:
+        return "< 0.001%"
+    decimals = min(3, max(0, 2 - math.floor(math.log10(x))))
+    return f"{x:.{decimals}f}%"
+
+
+def _units(x: Any, signed: bool = False) -> str:
+    """An amount in base stakes, to the unit's tenth (none where missing)."""
+    if not isinstance(x, float | int) or math.isnan(x):
+        return ""
+    return f"{x:+,.1f}" if signed else f"{x:,.1f}".removesuffix(".0")
+
+
+def answers(frame: pd.DataFrame) -> pd.DataFrame:
+    """The risk table's answers for a reader, one row per (variant, strategy, method):
+    P(ruin) within the session and P(ahead) in %, the Monte Carlo's standard error and z
+    against the exact value, the bankroll each target risk needs, and the EV and SD per
+    hour in base stakes; formatted as text (``risk.csv`` has the raw figures)."""
+    risks = [c for c in frame.columns if c.startswith("bankroll_risk_")]
+
+    def column(name: str) -> pd.Series:
+        return frame[name] if name in frame else pd.Series(math.nan, index=frame.index)
+
+    rounds = int(frame["rounds"].iloc[0])
+    shown = {
+        "variant": frame["variant"], "strategy": frame["strategy"], "method": frame["method"],
+        f"P(ruin) in {rounds:,} rounds": frame["p_ruin"].map(percent),
+        "± SE": column("stderr_p_ruin").map(percent),
+        "z": column("z_p_ruin_vs_exact").map(
+            lambda z: "" if math.isnan(z) else f"{z:+.2f}"),
+        "P(ahead)": frame["p_ahead"].map(percent),
+        **{f"bankroll for {_risk_label(c)} risk": frame[c].map(_units) for c in risks},
+        "EV per hour": frame["ev_per_hour"].map(lambda x: _units(x, signed=True)),
+        "SD per hour": frame["sd_per_hour"].map(_units),
+    }
+    return pd.DataFrame(shown)
+
+
+def answers_title(frame: pd.DataFrame) -> str:
+    """What the answers are about: the bankroll, the session and the units."""
+    row = frame.iloc[0]
+    stops = "".join([f", stop-win +{row['stop_win']:g}" if row["stop_win"] > 0 else "",
+                     f", stop-loss -{row['stop_loss']:g}" if row["stop_loss"] > 0 else ""])
+    return (f"the answers: a bankroll of {row['bankroll']:g} base stakes, sessions of "
+            f"{int(row['rounds']):,} rounds ({row['rounds_per_hour']:g} an hour){stops}; "
+            "amounts in base stakes")
+
+
+CHARTS = (("risk_fan.png", "Bankroll over the session: quantile bands and sample sessions.",
+           "fan_chart"),
+          ("risk_ruin.png", "Risk of ruin against bankroll: exact, diffusion and Monte Carlo "
+           "with 95% intervals.", "ruin_chart"),
+          ("risk_results.png", "The distribution of the session result.", "result_chart"))
+
+
+def figures(results: list[RiskResult]) -> Iterator[tuple[str, str, Any]]:
+    """(file name, caption, Figure) of each risk chart, one at a time (a caller saves and
+    closes each before the next is drawn: memory stays flat)."""
+    from sim.risk import charts as risk_charts
+
+    for name, caption, chart in CHARTS:
+        yield name, caption, getattr(risk_charts, chart)(results)
+
+
 def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None,
                draw: bool = True) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
     """Measure and write the risk files of ``exp`` into ``out_dir`` (its charts unless
@@ -85,23 +163,13 @@ def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None
 
     results = measure_all(exp, jobs)
     frame = frame_of(results)
-    from sim.risk import charts as risk_charts
-
     write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
     write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))
     write_atomic(out_dir / "risk.md", markdown(exp, frame))
     svgs: list[tuple[str, str, bytes]] = []
     if not draw:
         return frame, svgs
-    # One chart at a time, closed once saved: memory stays flat.
-    for name, caption, chart in (
-            ("risk_fan.png", "Bankroll over the session: quantile bands and sample sessions.",
-             risk_charts.fan_chart),
-            ("risk_ruin.png", "Risk of ruin against bankroll: exact, diffusion and Monte Carlo "
-             "with 95% intervals.", risk_charts.ruin_chart),
-            ("risk_results.png", "The distribution of the session result.",
-             risk_charts.result_chart)):
-        figure = chart(results)
+    for name, caption, figure in figures(results):
         if footer:
             charts.add_footer(figure, footer)
         write_atomic(out_dir / name, charts.figure_bytes(figure, "png", close=False))

@@ -59,6 +59,50 @@ class _PlainKing:
         return [RankBet(frozenset({12}))] if view.remaining[12] else []
 
 
+BODY_SHARE = 0.75  # the rank-bet chart's scale holds the first three quarters of a deal
+
+
+def rules_phrase(rules: FaroRules) -> str:
+    """The rules that shape a rank bet's odds, in words: the split, the soda, the last card,
+    the packs (the title that tells one variant's chart from another's)."""
+    split = {0.0: "nothing lost on a split", 0.5: "half lost on a split",
+             1.0: "all lost on a split"}.get(float(rules.split_take),
+                                              f"{rules.split_take:g} lost on a split")
+    parts = [split, "soda burned" if rules.soda else "no soda"]
+    if rules.last_winner_void:
+        parts.append("last winner void")
+    if rules.packs > 1:
+        parts.append(f"{rules.packs} packs")
+    return ", ".join(parts)
+
+
+def rank_bet_chart(rules: FaroRules) -> Any:
+    """The house edge per decided bet of one rank left until resolved, by turn and cards of
+    the rank left. The scale holds the first three quarters of the deal, where the edge is a
+    few per cent; the last turns, where it climbs to tens of per cent on a handful of cards,
+    run off the top, and a note says how far."""
+    from sim.charts import line_chart
+
+    table = pd.DataFrame(rank_bet_table(rules))
+    fig = line_chart(table, "turn", "edge_per_decided", "rank_left", percent=True,
+                     title=f"A rank bet left until resolved ({rules_phrase(rules)}): the house "
+                           "edge per decided bet",
+                     ylabel="house edge per decided bet", legend_title="cards of the rank left")
+    ax = fig.axes[0]
+    edge = table["edge_per_decided"] * 100
+    last = max(1, int(BODY_SHARE * rules.n_turns))
+    top = float(edge[table["turn"] <= last].max())
+    beyond = table[(edge > 1.08 * top) & (table["turn"] > last)]
+    if top > 0 and not beyond.empty:
+        ax.set_ylim(min(0.0, float(edge.min())) - 0.04 * top, 1.12 * top)
+        peak = beyond.loc[beyond["edge_per_decided"].idxmax()]
+        ax.annotate(f"off the scale from turn {int(beyond['turn'].min())}: up to "
+                    f"{100 * peak['edge_per_decided']:.0f}% ({int(peak['rank_left'])} left, "
+                    f"turn {int(peak['turn'])})", xy=(0.01, 0.97), xycoords="axes fraction",
+                    ha="left", va="top", fontsize="small", color="dimgrey")
+    return fig
+
+
 class FaroGame(Game[FaroRules, FaroTable]):
     """Faro (American), stuss and old pharo: bets against the bank on a whole deal."""
 
@@ -133,13 +177,7 @@ class FaroGame(Game[FaroRules, FaroTable]):
         }
 
     def exact_charts(self, rules: FaroRules) -> dict[str, Any]:
-        from sim.charts import line_chart
-
-        table = pd.DataFrame(rank_bet_table(rules))
-        return {"rank-bet-edge": line_chart(
-            table, "turn", "edge_per_decided", "rank_left", percent=True,
-            title="A rank bet left until resolved: the house edge per decided bet",
-            ylabel="house edge per decided bet")}
+        return {"rank-bet-edge": rank_bet_chart(rules)}
 
     def bench_cases(self) -> list[BenchCase]:
         rules = FaroRules()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,14 @@ __all__ = [
 ]
 
 EVENTS = ("hands", "busts", "fives", "pontoons", "splits", "buys", "burns")
+
+
+def _punter_table(strategy: Any, rules: PontoonRules) -> PlayerTable | None:
+    """The table a strategy's punters play under these rules, or None where they play only
+    in Python (nothing is tabulated to find out)."""
+    player, _banker = seating_of(strategy)
+    describe = getattr(player, "kernel_table", None)
+    return None if describe is None else describe(rules)
 
 
 def deal_counters(deal: DealResult, rules: PontoonRules) -> dict[str, float]:
@@ -327,30 +336,61 @@ class PontoonGame(Game[PontoonRules, Tables]):
                 rules, PlayerTable.threshold(rules, stick=16, soft_stick=18), adaptive)),
         ]
 
-    def exact_charts(self, rules: PontoonRules) -> dict[str, Any]:
+    def exact_charts(self, rules: PontoonRules, names: Collection[str] | None = None
+                     ) -> dict[str, Any]:
         """``twist-odds``: bust and five-card-trick odds by total; ``optimal-v-stand17``: the
         optimal punter's strategy chart against a banker standing on 17 and the banker's best
-        answer (exact, infinite deck)."""
+        answer (exact, infinite deck); those in ``names`` (default: both)."""
         from sim.games.pontoon.charts import strategy_figure, twist_odds_chart
         from sim.games.pontoon.solver import best_banker, best_player
 
-        punter = best_player(rules, BankerTable.stand_on(17))
-        answer = best_banker(rules, punter.player)
-        title = (f"optimal punter v a banker standing on 17: house edge "
-                 f"{100 * punter.value.edge_per_initial_bet:.2f}% per initial stake (exact, "
-                 f"infinite deck); the banker's best answer makes it "
-                 f"{100 * answer.value.edge_per_initial_bet:.2f}%")
-        return {"twist-odds": twist_odds_chart(rules),
-                "optimal-v-stand17": strategy_figure(punter.player, answer.banker, rules,
-                                                     title=title)}
+        figures: dict[str, Any] = {}
+        if names is None or "twist-odds" in names:
+            figures["twist-odds"] = twist_odds_chart(rules)
+        if names is None or "optimal-v-stand17" in names:
+            punter = best_player(rules, BankerTable.stand_on(17))
+            answer = best_banker(rules, punter.player)
+            title = (f"optimal punter v a banker standing on 17: house edge "
+                     f"{100 * punter.value.edge_per_initial_bet:.2f}% per initial stake "
+                     f"(exact, infinite deck); the banker's best answer makes it "
+                     f"{100 * answer.value.edge_per_initial_bet:.2f}%")
+            figures["optimal-v-stand17"] = strategy_figure(punter.player, answer.banker, rules,
+                                                           title=title)
+        return figures
+
+    def exact_chart_names(self, rules: PontoonRules, strategies: Sequence[Any]) -> list[str]:
+        """The twist odds always; the optimal punter's chart where it is true of a row.
+
+        That chart is the table :func:`~sim.games.pontoon.solver.best_player` solves in the
+        infinite deck against a banker standing on 17, and its title values it there. It
+        belongs to a variant drawn from the infinite deck or with the cards carried from deal
+        to deal (which the infinite deck stands for), where some row's punters play that very
+        table (the optimal punter, or a banker's best answer to him). A pack shuffled every
+        deal deals each deal from a full pack: there that table is not the best response and
+        the chart's figures are not its values; and a run of threshold punters (a grid) has
+        no row the chart describes."""
+        names = ["twist-odds"]
+        if rules.reshuffle == "every-deal" and not rules.infinite_deck:
+            return names
+        tables = [table for table in (_punter_table(s, rules) for s in strategies)
+                  if table is not None]
+        if tables:
+            from sim.games.pontoon.solver import best_player
+
+            optimal = best_player(rules, BankerTable.stand_on(17)).player.digest
+            if any(table.digest == optimal for table in tables):
+                names.append("optimal-v-stand17")
+        return names
 
     def exact_chart_keys(self, rules: PontoonRules) -> dict[str, Any]:
-        """The twist odds are drawn from the law of a card's value and the number of packs
-        (its title); the optimal punter's chart from everything the solver reads (the
-        infinite-deck rules themselves, shared by variants that differ in the pack only)."""
+        """The twist odds are drawn from the law of a card's value and the pack (its title:
+        the number of packs, or the infinite deck); the optimal punter's chart from
+        everything the solver reads (the infinite-deck rules themselves, shared by variants
+        that differ in the pack only)."""
         from sim.games.pontoon.exact_infinite import infinite_rules, value_law
 
-        return {"twist-odds": (rules.packs, value_law(rules).tobytes()),
+        pack = "infinite" if rules.infinite_deck else rules.packs
+        return {"twist-odds": (pack, value_law(rules).tobytes()),
                 "optimal-v-stand17": infinite_rules(rules)}
 
     def exact_tables(self, rules: PontoonRules) -> dict[str, pd.DataFrame]:

@@ -164,8 +164,9 @@ def twist_odds_chart(rules: PontoonRules, ax: Axes | None = None) -> Figure:
     ax.set_xlabel("hard total before the card")
     ax.set_ylabel("probability, %")
     ax.set_ylim(0, 100)
-    ax.set_title(f"Twisting one card: the odds by hard total ({rules.packs} pack"
-                 f"{'s' if rules.packs > 1 else ''}, exact)")
+    pack = "infinite deck" if rules.infinite_deck else (
+        f"{rules.packs} pack{'s' if rules.packs > 1 else ''}: a card from the full pack")
+    ax.set_title(f"Twisting one card: the odds by hard total ({pack}, exact)")
     ax.grid(alpha=0.3)
     from sim.charts import legend_outside
 
