@@ -40,6 +40,7 @@ from typing import Any
 from sim import games
 from sim.errors import InputError, RuleError, UnknownName
 from sim.progression import ProgressionSpec
+from sim.risk.spec import ALTERNATIVES as SESSION_ALTERNATIVES
 from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
 from strategies.betting import progression_spec
@@ -50,6 +51,8 @@ TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "ru
             "baseline", "baseline_variant", "target_ci", "target_diff_ci"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
+# Tables whose keys include two ways to say one thing: an override of one replaces the others.
+ALTERNATIVES = {("session",): SESSION_ALTERNATIVES}
 MAX_SEED = 2**63 - 1
 
 
@@ -243,6 +246,9 @@ def _check_override_path(data: Mapping[str, Any], path: list[str], text: str) ->
 def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
     """A copy of ``data`` with each ``key.path=value`` set (strategies by index or name).
 
+    An override of one of two alternative keys (``session.hours`` for ``session.rounds``,
+    :data:`ALTERNATIVES`) replaces the other.
+
     Raises:
         InputError: an override naming a variant, strategy or key the file does not have (with
             the closest known name), or a path through something that is not a table.
@@ -267,6 +273,11 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
                 raise InputError(f"override {text!r}: no item {last}")
             node[int(last)] = value
         else:
+            for group in ALTERNATIVES.get(tuple(path[:-1]), ()):
+                if last in group:
+                    for other in group:
+                        if other != last:
+                            node.pop(other, None)
             node[last] = value
     return data
 
