@@ -212,6 +212,22 @@ def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path, capsys):
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.parametrize("address", ["nonsense://x", "tcp://", "tcp://host:notaport"])
+def test_a_scheduler_address_dask_cannot_parse_is_one_line(tmp_path, capsys, address):
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "out"
+    _refused(capsys, ["run", FARO, "--out", str(out), "--backend", "dask", "--scheduler",
+                      address], f"--scheduler {address}: not a dask scheduler address",
+             "tcp://HOST:8786", out=out)
+
+
+def test_a_subcommands_bad_option_names_the_command_once(tmp_path, capsys):
+    assert main(["charts", str(tmp_path), "--format", "bmp"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("houseedge: error: charts: argument --format: invalid choice: 'bmp'")
+    assert err.count("houseedge") == 1
+
+
 def test_dask_uses_the_cluster_at_any_jobs_and_the_manifest_says_so(tmp_path):
     pytest.importorskip("dask.distributed")
     import json
