@@ -436,7 +436,7 @@ def load(path: str | Path, overrides: Sequence[str] = (), rounds: int | None = N
     """Read, override and validate an experiment file (``rounds``: see :func:`from_dict`)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no statement
     except FileNotFoundError:
         raise InputError(f"{path}: file not found") from None
     except IsADirectoryError:

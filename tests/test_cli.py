@@ -267,6 +267,27 @@ def test_non_utf8_experiment_file(tmp_path, capsys):
              "not UTF-8", out=tmp_path / "o")
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_utf8_byte_order_mark_is_read_as_text(tmp_path, capsys):
+    # Windows editors save UTF-8 with a mark; the experiment and the data files it names.
+    (tmp_path / "card.toml").write_bytes(
+        BOM + (ROOT / "experiments" / "data" / "online_example.toml").read_bytes())
+    (tmp_path / "coups.csv").write_bytes(
+        BOM + (ROOT / "experiments" / "lansquenet_cunard.csv").read_bytes())
+    scratch = tmp_path / "scratch.toml"
+    scratch.write_bytes(BOM + b'game = "scratchcard"\nrounds = 2000\n[rules]\n'
+                              b'table = "card.toml"\n[[strategies]]\nuse = "buy"\n')
+    assert main(["run", str(scratch), "--out", str(tmp_path / "o"), "--quiet",
+                 "--no-charts"]) == 0, capsys.readouterr().err
+    cheat = (ROOT / "experiments" / "lansquenet_cheat.toml").read_text()
+    assert "lansquenet_cunard.csv" in cheat
+    (tmp_path / "cheat.toml").write_bytes(
+        BOM + cheat.replace("lansquenet_cunard.csv", "coups.csv").encode())
+    assert main(["exact", str(tmp_path / "cheat.toml")]) == 0, capsys.readouterr().err
+
+
 def test_files_named_in_an_experiment_are_found_beside_it(tmp_path, monkeypatch, capsys):
     folder = tmp_path / "study"
     (folder / "data").mkdir(parents=True)
