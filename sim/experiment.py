@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from sim import games
-from sim.errors import InputError, RuleError, UnknownName
+from sim.errors import InputError, RuleError, UnknownName, UnknownParameter
 from sim.progression import ProgressionSpec
 from sim.risk.spec import ALTERNATIVES as SESSION_ALTERNATIVES
 from sim.risk.spec import check_sessions, parse_session
@@ -312,6 +312,8 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
     params = chk.table(entry.get("params", {}), f"{path}.params")
     try:
         progression = progression_spec(entry.get("progression"))
+    except UnknownParameter as exc:
+        raise chk.error(f"{path}.progression.{exc.name}", str(exc)) from None
     except (LookupError, TypeError, ValueError) as exc:
         raise chk.error(f"{path}.progression", str(exc).strip("'\"")) from None
     name = entry.get("name", use if ":" not in use else use.rpartition(":")[2])
@@ -322,6 +324,8 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
     spec = StrategySpec(name, use, dict(params), progression, str(base_dir), rounds)
     try:
         strategy = spec.build(game.name)
+    except UnknownParameter as exc:
+        raise chk.error(f"{path}.params.{exc.name}", str(exc)) from None
     except LookupError as exc:
         raise chk.error(f"{path}.use", str(exc).strip("'\"")) from None
     except TypeError as exc:

@@ -71,6 +71,17 @@ def test_bad_input(tmp_path, capsys, text, args, expect):
         assert "exp.toml" in line or "--jobs" in line
 
 
+@pytest.mark.parametrize("entry, line", [
+    ('params = { rank = "K" }', "strategies[0].params.rank: 'flat-rank' takes no parameter "
+     "'rank' (did you mean 'ranks'? it takes: ranks, units)"),
+    ('params = { ranks = "K" }\nprogression = { name = "martingale", capp = 3 }',
+     "strategies[0].progression.capp: 'martingale' takes no parameter 'capp' (did you mean "
+     "'cap'? it takes: base, cap)"),
+])
+def test_a_parameter_typo_names_the_parameters_and_the_closest(tmp_path, capsys, entry, line):
+    _bad(tmp_path, capsys, GOOD.replace('params = { ranks = "K" }', entry), expect=[line])
+
+
 def test_strategy_file_that_raises_on_import(tmp_path, capsys):
     _write(tmp_path, "raise RuntimeError('broken on purpose')\n", "boom.py")
     _bad(tmp_path, capsys, GOOD.replace('"flat-rank"', '"boom.py:Strategy"'),
