@@ -98,6 +98,10 @@ class Experiment:
     resolved: Mapping[str, Any] = field(repr=False)
     files: Mapping[str, str] = field(default_factory=dict, repr=False)  # path -> sha256
     session: Any = None  # a sim.risk.SessionSpec: bankroll and session length ([session])
+    # The experiment as given (the file's tables after overrides and --rounds), before it was
+    # validated: what a further override is applied to (sim.api.load). Empty for one rebuilt
+    # from a run's record.
+    given: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def identity(self) -> dict[str, Any]:
         """Everything that decides the numbers of a run's chunks, as plain data: the resolved
@@ -364,12 +368,13 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         raise chk.error("game", str(exc)) from None
     from sim import compare, grid
 
-    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
     if rounds is not None:
         data = {**data, "rounds": rounds,
                 "strategies": [{k: v for k, v in e.items() if k != "rounds"}
                                if isinstance(e, Mapping) else e
                                for e in data.get("strategies") or []]}
+    given = copy.deepcopy(dict(data))
+    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
     rounds = chk.integer(data, "rounds", None, 1)
     seed = chk.integer(data, "seed", 0, 0, MAX_SEED)
     chunk = chk.integer(data, "chunk_rounds", min(DEFAULT_CHUNK, rounds), 1)
@@ -414,7 +419,7 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
                       strategies, source, resolved, _files_read(game, variants, strategies),
-                      session)
+                      session, given)
 
 
 def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -> list[str]:
