@@ -33,6 +33,7 @@ from typing import Any
 import pandas as pd
 
 from sim import experiment as experiment_module
+from sim.errors import InputError
 from sim.experiment import Experiment
 from sim.runner import RunResult
 
@@ -51,17 +52,27 @@ def load(source: ExperimentSource, overrides: Sequence[str] = (),
             directory); a file's own folder is used for a file.
 
     Raises:
-        sim.errors.InputError: bad input, with the key and what was expected.
+        sim.errors.InputError: bad input, with the key and what was expected; overrides of
+            an experiment read back from a run folder (load its file instead).
+        TypeError: a source that is none of these.
     """
     if isinstance(source, Experiment):
         if not overrides:
             return source
+        if not source.given:
+            raise InputError(f"{source.source}: an experiment read back from a run folder "
+                             "takes no overrides; load its experiment file")
+        # Overrides apply to the experiment as it was given, as on the command line: its
+        # validated form (progressions as numbers, sweeps expanded) is no experiment file.
         return experiment_module.from_dict(
-            experiment_module.apply_overrides(dict(source.resolved), overrides), source.source,
-            Path(source.strategies[0].base_dir) if source.strategies else Path.cwd())
+            experiment_module.apply_overrides(dict(source.given), overrides), source.source,
+            Path(source.strategies[0].base_dir))
     if isinstance(source, Mapping):
         data = experiment_module.apply_overrides(dict(source), overrides)
         return experiment_module.from_dict(data, "<dict>", Path(base_dir or Path.cwd()).resolve())
+    if not isinstance(source, (str, Path)):
+        raise TypeError(f"api.load: expected a path to an experiment file, a dict or an "
+                        f"Experiment, got {type(source).__name__} {source!r}")
     return experiment_module.load(source, overrides)
 
 

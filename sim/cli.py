@@ -33,7 +33,9 @@ def _version() -> str:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line and exit 2, as for every bad input
-        raise InputError(f"{self.prog}: {message}")
+        # main() prints "houseedge: error: "; a subcommand's parser adds its own name only.
+        command = self.prog.removeprefix("houseedge").strip()
+        raise InputError(f"{command}: {message}" if command else message)
 
 
 def _parser() -> argparse.ArgumentParser:

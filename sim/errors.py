@@ -78,3 +78,21 @@ class UnknownName(InputError, KeyError):
 
     def __str__(self) -> str:  # not quoted, as KeyError would
         return self.args[0]
+
+
+class UnknownParameter(UnknownName, TypeError):
+    """A parameter that a strategy or a progression does not take.
+
+    The message names what takes the parameters, lists those it takes and suggests the closest.
+    It is a :class:`TypeError` too, as Python's own error for an unexpected keyword argument.
+
+    Attributes:
+        owner: what was given the parameter (a strategy's ``use``, a progression's name).
+    """
+
+    def __init__(self, owner: str, name: object, known: Iterable[str]) -> None:
+        super().__init__("parameter", name, known)
+        self.owner = owner
+        hint = f"did you mean {self.closest!r}? " if self.closest else ""
+        self.args = (f"{owner!r} takes no parameter {name!r} ({hint}it takes: "
+                     f"{', '.join(self.known) or 'none'})",)

@@ -21,6 +21,7 @@ from sim.experiment import Experiment
 from sim.headline import BASIS_LABELS
 
 WIDTH = 100
+NAMES_WIDTH = 50  # the name columns may always take this much: the values keep the rest
 NOISE = 1e-12  # below this, a float from a sum of exact terms is rounding noise, not a value
 
 
@@ -107,43 +108,70 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
     return textwrap.wrap(text, width, initial_indent="", subsequent_indent=indent) or [""]
 
 
+def _name_widths(frame: pd.DataFrame, room: int = NAMES_WIDTH) -> tuple[int, int]:
+    """The widths of the variant and strategy columns (a name and two spaces): each as wide
+    as its longest name, within ``room`` together (the wider gives way first)."""
+    vw = max(8, *(len(v) for v in frame["variant"])) + 2
+    sw = max(9, *(len(s) for s in frame["strategy"])) + 2
+    if vw + sw > room:
+        half = room // 2
+        if vw <= half:
+            sw = room - vw
+        elif sw <= half:
+            vw = room - sw
+        else:
+            vw, sw = half, room - half
+    return vw, sw
+
+
+def _cell(text: str, width: int) -> str:
+    """``text`` in a column of ``width`` (two spaces after it); a name too long for it is cut
+    with an ellipsis, so that a cut name never reads as another."""
+    room = width - 2
+    return (text if len(text) <= room else text[:room - 1] + "…").ljust(width)
+
+
 def value_lines(frame: pd.DataFrame, round_name: str, name: str) -> list[str]:
     """The values table for the terminal, within 100 columns."""
     basis = frame["headline_basis"].iloc[0]
     if frame["edge"].isna().all() and frame["mean_net"].notna().any():
         # No stakes in this game (bridge, piquet): the exact mean net result per round.
         lines = [f"# {name}: exact mean net result per {round_name} (no stakes)"]
-        vw = min(22, max(8, *(len(v) for v in frame["variant"]))) + 2
-        sw = min(24, max(9, *(len(s) for s in frame["strategy"]))) + 2
+        vw, sw = _name_widths(frame)
         for row in frame.to_dict("records"):
             value = "" if math.isnan(row["mean_net"]) else f"{row['mean_net']:.6g}"
             text = value or row["note"]
-            lines.append(f"{row['variant'][:vw - 2]:<{vw}}{row['strategy'][:sw - 2]:<{sw}}"
-                         f"{text}"[:WIDTH])
+            lines.append(f"{_cell(row['variant'], vw)}{_cell(row['strategy'], sw)}{text}"[:WIDTH])
         return lines
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \
         else "edge per amount wagered"
-    vw = min(22, max(8, *(len(v) for v in frame["variant"]))) + 2
-    sw = min(24, max(9, *(len(s) for s in frame["strategy"]))) + 2
-    left = WIDTH - vw - sw
     key = "edge_per_total_wagered" if basis.endswith("wagered") else "edge_per_initial_bet"
     records = list(zip(frame.to_dict("records"), frame.attrs["fractions"]))
-    cells = [(edge_words(r["edge"], f.get(key)), edge_words(r[other], f.get(other)))
-             for r, f in records]
-    widest = max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2
-    short = widest + max([len(b) for _, b in cells] + [len(other_label)]) > left
-    if short:  # too wide for 100 columns: the fraction and the %, without the decimal
-        cells = [(edge_words(r["edge"], f.get(key), True),
-                  edge_words(r[other], f.get(other), True)) for r, f in records]
-        widest = max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2
+
+    def value_cells(short: bool) -> list[tuple[str, str]]:
+        return [(edge_words(r["edge"], f.get(key), short),
+                 edge_words(r[other], f.get(other), short)) for r, f in records]
+
+    def widths(cells: list[tuple[str, str]]) -> tuple[int, int]:
+        return (max([len(a) for a, _ in cells] + [len("edge " + basis)]) + 2,
+                max([len(b) for _, b in cells] + [len(other_label)]))
+
+    cells = value_cells(False)
+    if sum(_name_widths(frame, WIDTH)) + sum(widths(cells)) > WIDTH:
+        # Too wide for 100 columns: the fraction and the %, without the decimal.
+        cells = value_cells(True)
+    widest = widths(cells)[0]
+    # The names as wide as the longest, where the values leave the room for them.
+    vw, sw = _name_widths(frame, max(NAMES_WIDTH, WIDTH - sum(widths(cells))))
+    left = WIDTH - vw - sw
     head_w = min(widest, left // 2 + 4)
     lines = [f"# {name}: exact values per {round_name}; house edge {basis} "
              "(+ = the house wins)",
              f"{'variant':<{vw}}{'strategy':<{sw}}{'edge ' + basis:<{head_w}}"
              f"{other_label}"[:WIDTH]]
     for (row, _fractions), (main, second) in zip(records, cells):
-        start = f"{row['variant'][:vw - 2]:<{vw}}{row['strategy'][:sw - 2]:<{sw}}"
+        start = f"{_cell(row['variant'], vw)}{_cell(row['strategy'], sw)}"
         if row["note"] and math.isnan(row["edge"]):
             for i, part in enumerate(_wrap(row["note"], left, "")):
                 lines.append((start if i == 0 else " " * (vw + sw)) + part)

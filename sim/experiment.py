@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from sim import games
-from sim.errors import InputError, RuleError, UnknownName
+from sim.errors import InputError, RuleError, UnknownName, UnknownParameter
 from sim.progression import ProgressionSpec
+from sim.risk.spec import ALTERNATIVES as SESSION_ALTERNATIVES
 from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
 from strategies.betting import progression_spec
@@ -50,6 +51,8 @@ TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "ru
             "baseline", "baseline_variant", "target_ci", "target_diff_ci"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
+# Tables whose keys include two ways to say one thing: an override of one replaces the others.
+ALTERNATIVES = {("session",): SESSION_ALTERNATIVES}
 MAX_SEED = 2**63 - 1
 
 
@@ -95,6 +98,10 @@ class Experiment:
     resolved: Mapping[str, Any] = field(repr=False)
     files: Mapping[str, str] = field(default_factory=dict, repr=False)  # path -> sha256
     session: Any = None  # a sim.risk.SessionSpec: bankroll and session length ([session])
+    # The experiment as given (the file's tables after overrides and --rounds), before it was
+    # validated: what a further override is applied to (sim.api.load). Empty for one rebuilt
+    # from a run's record.
+    given: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def identity(self) -> dict[str, Any]:
         """Everything that decides the numbers of a run's chunks, as plain data: the resolved
@@ -243,6 +250,9 @@ def _check_override_path(data: Mapping[str, Any], path: list[str], text: str) ->
 def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
     """A copy of ``data`` with each ``key.path=value`` set (strategies by index or name).
 
+    An override of one of two alternative keys (``session.hours`` for ``session.rounds``,
+    :data:`ALTERNATIVES`) replaces the other.
+
     Raises:
         InputError: an override naming a variant, strategy or key the file does not have (with
             the closest known name), or a path through something that is not a table.
@@ -267,6 +277,11 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
                 raise InputError(f"override {text!r}: no item {last}")
             node[int(last)] = value
         else:
+            for group in ALTERNATIVES.get(tuple(path[:-1]), ()):
+                if last in group:
+                    for other in group:
+                        if other != last:
+                            node.pop(other, None)
             node[last] = value
     return data
 
@@ -301,6 +316,8 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
     params = chk.table(entry.get("params", {}), f"{path}.params")
     try:
         progression = progression_spec(entry.get("progression"))
+    except UnknownParameter as exc:
+        raise chk.error(f"{path}.progression.{exc.name}", str(exc)) from None
     except (LookupError, TypeError, ValueError) as exc:
         raise chk.error(f"{path}.progression", str(exc).strip("'\"")) from None
     name = entry.get("name", use if ":" not in use else use.rpartition(":")[2])
@@ -311,6 +328,8 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
     spec = StrategySpec(name, use, dict(params), progression, str(base_dir), rounds)
     try:
         strategy = spec.build(game.name)
+    except UnknownParameter as exc:
+        raise chk.error(f"{path}.params.{exc.name}", str(exc)) from None
     except LookupError as exc:
         raise chk.error(f"{path}.use", str(exc).strip("'\"")) from None
     except TypeError as exc:
@@ -349,12 +368,13 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         raise chk.error("game", str(exc)) from None
     from sim import compare, grid
 
-    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
     if rounds is not None:
         data = {**data, "rounds": rounds,
                 "strategies": [{k: v for k, v in e.items() if k != "rounds"}
                                if isinstance(e, Mapping) else e
                                for e in data.get("strategies") or []]}
+    given = copy.deepcopy(dict(data))
+    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
     rounds = chk.integer(data, "rounds", None, 1)
     seed = chk.integer(data, "seed", 0, 0, MAX_SEED)
     chunk = chk.integer(data, "chunk_rounds", min(DEFAULT_CHUNK, rounds), 1)
@@ -399,7 +419,7 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
                       strategies, source, resolved, _files_read(game, variants, strategies),
-                      session)
+                      session, given)
 
 
 def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -> list[str]:
@@ -425,7 +445,7 @@ def load(path: str | Path, overrides: Sequence[str] = (), rounds: int | None = N
     """Read, override and validate an experiment file (``rounds``: see :func:`from_dict`)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no statement
     except FileNotFoundError:
         raise InputError(f"{path}: file not found") from None
     except IsADirectoryError:

@@ -39,6 +39,9 @@ class FolderState:
     name: str | None = None  # the experiment of the run it holds
     saved: Mapping[str, Any] | None = None  # its run.json
     files: tuple[str, ...] = ()  # files its manifest lists
+    # Why the chunks' run.json cannot be used ("is empty", "was written by an older
+    # houseedge ..."), where there are chunks; None where it is this houseedge's.
+    problem: str | None = None
 
 
 def _read(path: Path) -> Any:
@@ -48,6 +51,38 @@ def _read(path: Path) -> Any:
         return None
 
 
+def _run_record(chunks: Path) -> tuple[Mapping[str, Any] | None, str | None]:
+    """A chunks folder's run.json (None if unread), and why the chunks cannot be resumed
+    from it (None where they can, or where there is no chunks folder)."""
+    path = chunks / RUN_FILE
+    if not path.exists():
+        if not chunks.is_dir():
+            return None, None
+        if (chunks / LEGACY_MARKER).exists():
+            return None, f"is missing (the chunks are an older houseedge's, with {LEGACY_MARKER})"
+        return None, "is missing"
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"cannot be read ({exc.strerror if isinstance(exc, OSError) else exc})"
+    if not text.strip():
+        return None, "is empty"
+    try:
+        saved = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"is not valid JSON ({exc.msg}, line {exc.lineno})"
+    if not isinstance(saved, Mapping):
+        return None, f"is not a JSON object (got {type(saved).__name__})"
+    form = saved.get("format")
+    if form != FORMAT:
+        if not isinstance(form, int) or isinstance(form, bool):
+            return saved, f"is not a houseedge run record (format {form!r})"
+        who = "an older" if form < FORMAT else "a newer"
+        return saved, (f"was written by {who} houseedge (checkpoint format {form}; this one "
+                       f"reads {FORMAT})")
+    return saved, None
+
+
 def inspect(out_dir: Path) -> FolderState:
     """What ``out_dir`` holds."""
     out_dir = Path(out_dir)
@@ -55,15 +90,14 @@ def inspect(out_dir: Path) -> FolderState:
         return FolderState("empty")
     manifest = _read(out_dir / MANIFEST)
     manifest = manifest if isinstance(manifest, Mapping) else None
-    saved = _read(out_dir / CHUNK_DIR / RUN_FILE)
-    saved = saved if isinstance(saved, Mapping) else None
+    saved, problem = _run_record(out_dir / CHUNK_DIR)
     files = tuple(str(f) for f in (manifest or {}).get("files", ()) if "/" not in str(f))
     if saved is not None:
         finished = manifest is not None and manifest.get("fingerprint") == saved.get("fingerprint")
         return FolderState("finished" if finished else "unfinished", saved.get("name"), saved,
-                           files)
+                           files, problem)
     if (out_dir / CHUNK_DIR).is_dir():
-        return FolderState("unfinished", None, None, files)
+        return FolderState("unfinished", None, None, files, problem)
     if manifest is not None:
         name = (manifest.get("experiment") or {}).get("name")
         return FolderState("finished", name, None, files)
@@ -138,15 +172,19 @@ def open_run(out_dir: Path, experiment: Experiment, resume: bool, force: bool
     if resume:
         if state.kind in ("empty", "foreign"):
             raise InputError(f"--resume: {out_dir} holds no run to finish")
-        if state.saved is None or state.saved.get("format") != FORMAT:
-            raise InputError(f"--resume: {out_dir} holds a run of an older houseedge that cannot "
-                             "be resumed; --force starts it over")
+        if state.problem is not None:
+            raise InputError(f"--resume: {out_dir / CHUNK_DIR / RUN_FILE} {state.problem}, "
+                             "so the chunks beside it cannot be resumed; --force starts the run "
+                             "over")
         if state.saved.get("fingerprint") != experiment.fingerprint():
             raise InputError(
                 f"--resume: {out_dir} holds chunks of a different experiment: "
                 f"{describe_change(state.saved, experiment)}; --force starts it over, or "
                 "undo the change to finish the run")
         return store, store.load(repair=True)
+    if state.kind == "unfinished" and not force and state.problem is not None:
+        raise InputError(f"{out_dir} holds chunks of an unfinished run, and its "
+                         f"{CHUNK_DIR}/{RUN_FILE} {state.problem}; --force starts it over")
     if state.kind == "unfinished" and not force:
         done = _done_chunks(out_dir, experiment, state)
         raise InputError(f"{out_dir} holds an unfinished run{_of(state)}{done}; --resume "

@@ -120,6 +120,9 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
     except (OSError, TimeoutError) as exc:
         raise InputError(f"--scheduler {scheduler}: cannot reach the dask scheduler within "
                          f"{SCHEDULER_TIMEOUT_SECONDS} s ({type(exc).__name__})") from None
+    except ValueError as exc:  # dask.distributed cannot parse the address
+        raise InputError(f"--scheduler {scheduler}: not a dask scheduler address ({exc}); "
+                         "expected one such as tcp://HOST:8786") from None
     with client, parallel_config(backend="dask"):
         # On a cluster every worker takes chunks; joblib's n_jobs=1 would run them here.
         yield jobs if jobs > 1 else -1

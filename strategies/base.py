@@ -26,7 +26,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from sim.errors import UnknownName
+from sim.errors import UnknownName, UnknownParameter
 
 ENTRY_POINT_GROUP = "houseedge.strategies"
 
@@ -168,9 +168,15 @@ class FunctionStrategy:
         return self.function(view, rng)
 
 
-def build(obj: Any, params: Mapping[str, Any]) -> Any:
-    """A strategy instance from a class (called with ``params``), an instance or a function."""
+def build(obj: Any, params: Mapping[str, Any], owner: str | None = None) -> Any:
+    """A strategy instance from a class (called with ``params``), an instance or a function.
+
+    Raises:
+        UnknownParameter: a parameter the class does not take (named with those it takes;
+            ``owner`` is how the user named the strategy, by default the class's name).
+    """
     if inspect.isclass(obj):
+        check_parameters(obj, params, owner or obj.__name__)
         return obj(**params)
     if params:
         raise TypeError("parameters given, but the strategy is an instance or a function")
@@ -236,18 +242,41 @@ def resolve(
         Exception: whatever the strategy's module or constructor raised.
     """
     factory = _factory(game, ref, base_dir)
-    return build(factory, _file_params(factory, params or {}, base_dir))
+    return build(factory, _file_params(factory, params or {}, base_dir), ref)
+
+
+def _signature(factory: Any) -> inspect.Signature | None:
+    try:
+        return inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+
+
+def _named(signature: inspect.Signature | None) -> list[inspect.Parameter]:
+    """The parameters a user gives by name in ``params``."""
+    return [p for p in (signature.parameters.values() if signature else ())
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            and p.name not in ("self", "view", "rng")]
+
+
+def check_parameters(factory: Any, params: Mapping[str, Any], owner: str) -> None:
+    """Refuse a parameter ``factory`` does not take (a strategy's or a progression's class),
+    before Python's ``unexpected keyword argument`` would, which names neither what it takes
+    nor the closest. A factory that takes ``**kwargs`` passes them on, and checks them there.
+
+    Raises:
+        UnknownParameter: naming ``owner``, the parameter and those it takes.
+    """
+    signature = _signature(factory)
+    if signature is None or any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        return
+    names = [p.name for p in _named(signature)]
+    for key in params:
+        if key not in names:
+            raise UnknownParameter(owner, key, names)
 
 
 def parameters(factory: Any) -> str:
     """A strategy's parameters with their defaults, as one would write them in ``params``."""
-    try:
-        signature = inspect.signature(factory)
-    except (TypeError, ValueError):
-        return ""
-    shown = []
-    for p in signature.parameters.values():
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in ("self", "view", "rng"):
-            continue
-        shown.append(p.name if p.default is p.empty else f"{p.name}={p.default!r}")
-    return ", ".join(shown)
+    return ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}"
+                     for p in _named(_signature(factory)))

@@ -14,6 +14,7 @@ from typing import Any
 
 from sim.errors import UnknownName
 from sim.progression import DALEMBERT, FLAT, MARTINGALE, PAROLI, ProgressionSpec
+from strategies.base import check_parameters
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ def progression_spec(value: str | Mapping[str, Any] | None) -> ProgressionSpec:
 
     Raises:
         LookupError: unknown progression name.
+        UnknownParameter: a parameter the progression does not take.
         TypeError / ValueError: bad parameters.
     """
     if value is None:
@@ -88,4 +90,5 @@ def progression_spec(value: str | Mapping[str, Any] | None) -> ProgressionSpec:
         raise TypeError(f"expected a progression name or table, got {value!r}")
     if name not in PROGRESSIONS:
         raise UnknownName("progression", name, PROGRESSIONS)
+    check_parameters(PROGRESSIONS[name], params, name)
     return PROGRESSIONS[name](**params).spec()

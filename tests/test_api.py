@@ -71,3 +71,27 @@ def test_bad_input_is_the_same_one_line_error():
     with pytest.raises(InputError, match="rounds"):
         api.load({**EXPERIMENT, "rounds": -1})
     assert api.exact(EXPERIMENT)["edge_fraction"].iloc[0] == "1/66"
+
+
+def test_a_source_of_no_known_kind_is_a_clear_type_error():
+    with pytest.raises(TypeError, match="api.load: expected a path to an experiment file, a "
+                                        "dict or an Experiment, got int 42"):
+        api.load(42)
+
+
+def test_a_loaded_experiment_takes_overrides_as_its_file_does(tmp_path):
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "experiments" / "faro_bankroll.toml"
+    loaded = api.load(path)  # progressions, a [session] table
+    again = api.load(loaded, ["rounds=20000", "session.hours=2"])
+    assert again.fingerprint() == api.load(path, ["rounds=20000", "session.hours=2"]
+                                           ).fingerprint()
+    assert again.rounds == 20000 and again.session.rounds == 60
+    swept = api.load({**EXPERIMENT, "strategies": [
+        {"use": "flat-rank", "params": {"ranks": {"grid": ["K", "Q"]}}}]})
+    assert len(api.load(swept, ["rounds=500"]).strategies) == 2
+    result = api.run(swept, rounds=500, out=tmp_path / "o", charts=False)
+    assert (result.frame["rounds"] == 500).all()
+    with pytest.raises(InputError, match="takes no overrides; load its experiment file"):
+        api.load(api.open_run(tmp_path / "o").experiment, ["rounds=10"])

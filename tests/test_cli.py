@@ -71,6 +71,17 @@ def test_bad_input(tmp_path, capsys, text, args, expect):
         assert "exp.toml" in line or "--jobs" in line
 
 
+@pytest.mark.parametrize("entry, line", [
+    ('params = { rank = "K" }', "strategies[0].params.rank: 'flat-rank' takes no parameter "
+     "'rank' (did you mean 'ranks'? it takes: ranks, units)"),
+    ('params = { ranks = "K" }\nprogression = { name = "martingale", capp = 3 }',
+     "strategies[0].progression.capp: 'martingale' takes no parameter 'capp' (did you mean "
+     "'cap'? it takes: base, cap)"),
+])
+def test_a_parameter_typo_names_the_parameters_and_the_closest(tmp_path, capsys, entry, line):
+    _bad(tmp_path, capsys, GOOD.replace('params = { ranks = "K" }', entry), expect=[line])
+
+
 def test_strategy_file_that_raises_on_import(tmp_path, capsys):
     _write(tmp_path, "raise RuntimeError('broken on purpose')\n", "boom.py")
     _bad(tmp_path, capsys, GOOD.replace('"flat-rank"', '"boom.py:Strategy"'),
@@ -212,6 +223,22 @@ def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path, capsys):
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.parametrize("address", ["nonsense://x", "tcp://", "tcp://host:notaport"])
+def test_a_scheduler_address_dask_cannot_parse_is_one_line(tmp_path, capsys, address):
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "out"
+    _refused(capsys, ["run", FARO, "--out", str(out), "--backend", "dask", "--scheduler",
+                      address], f"--scheduler {address}: not a dask scheduler address",
+             "tcp://HOST:8786", out=out)
+
+
+def test_a_subcommands_bad_option_names_the_command_once(tmp_path, capsys):
+    assert main(["charts", str(tmp_path), "--format", "bmp"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("houseedge: error: charts: argument --format: invalid choice: 'bmp'")
+    assert err.count("houseedge") == 1
+
+
 def test_dask_uses_the_cluster_at_any_jobs_and_the_manifest_says_so(tmp_path):
     pytest.importorskip("dask.distributed")
     import json
@@ -249,6 +276,27 @@ def test_non_utf8_experiment_file(tmp_path, capsys):
     path.write_bytes(GOOD.replace("faro", "f\xe4ro").encode("latin-1"))
     _refused(capsys, ["run", str(path), "--out", str(tmp_path / "o")], "latin.toml",
              "not UTF-8", out=tmp_path / "o")
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_utf8_byte_order_mark_is_read_as_text(tmp_path, capsys):
+    # Windows editors save UTF-8 with a mark; the experiment and the data files it names.
+    (tmp_path / "card.toml").write_bytes(
+        BOM + (ROOT / "experiments" / "data" / "online_example.toml").read_bytes())
+    (tmp_path / "coups.csv").write_bytes(
+        BOM + (ROOT / "experiments" / "lansquenet_cunard.csv").read_bytes())
+    scratch = tmp_path / "scratch.toml"
+    scratch.write_bytes(BOM + b'game = "scratchcard"\nrounds = 2000\n[rules]\n'
+                              b'table = "card.toml"\n[[strategies]]\nuse = "buy"\n')
+    assert main(["run", str(scratch), "--out", str(tmp_path / "o"), "--quiet",
+                 "--no-charts"]) == 0, capsys.readouterr().err
+    cheat = (ROOT / "experiments" / "lansquenet_cheat.toml").read_text()
+    assert "lansquenet_cunard.csv" in cheat
+    (tmp_path / "cheat.toml").write_bytes(
+        BOM + cheat.replace("lansquenet_cunard.csv", "coups.csv").encode())
+    assert main(["exact", str(tmp_path / "cheat.toml")]) == 0, capsys.readouterr().err
 
 
 def test_files_named_in_an_experiment_are_found_beside_it(tmp_path, monkeypatch, capsys):

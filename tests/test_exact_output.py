@@ -62,3 +62,29 @@ def test_out_writes_the_same_tables_as_csv(capsys, tmp_path):
     assert row.edge_fraction == "1/66" and row.edge_per_initial_bet_fraction == "25/442"
     assert row.headline_basis == "per amount wagered"
     assert (tmp_path / "faro-bets.csv").exists() and (tmp_path / "stuss-bets.csv").exists()
+
+
+def _named(tmp_path, variant: str, strategies: list[str]) -> str:
+    path = tmp_path / "names.toml"
+    path.write_text(f'game = "faro"\nrounds = 10\n[variants.{variant}]\npreset = "faro"\n' + "".join(
+        f'[[strategies]]\nname = "{name}"\nuse = "flat-rank"\n' for name in strategies))
+    return str(path)
+
+
+def test_a_long_name_is_shown_whole_where_it_fits(capsys, tmp_path):
+    # 21 + 32 columns of names leave the 47 the values and their headings take.
+    names = ["stick-twist-only-soft21", "a-strategy-named-with-30-chars"]
+    out = _exact(capsys, _named(tmp_path, "nineteen-characters", names))
+    rows = [x for x in out.splitlines() if x.startswith("nineteen")]
+    assert len(rows) == 2 and all(len(x) <= 100 for x in out.splitlines())
+    for row, name in zip(rows, names):
+        assert row.startswith(f"nineteen-characters  {name}  "), row
+        assert "1/66 = " in row and "…" not in row
+
+
+def test_a_name_too_long_for_100_columns_is_cut_with_an_ellipsis(capsys, tmp_path):
+    long = "an-even-longer-strategy-name-that-goes-on-and-on-and-on"
+    out = _exact(capsys, _named(tmp_path, "faro", ["flat king", long]))
+    row = next(x for x in out.splitlines() if x.startswith("faro ") and "an-even" in x)
+    assert long not in row and "…  1/66" in row and len(row) <= 100
+    assert long[:30] in row

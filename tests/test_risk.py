@@ -177,6 +177,10 @@ use = "flat-rank"
     ("bankroll = 50\nrounds = 10\ntarget_risks = [0.05, 1.5]", "session.target_risks"),
     ("bankroll = 50\nrounds = 10\ntarget_risks = [0]", "session.target_risks"),
     ("bankroll = 50\nrounds = 10\nbankrol = 3", "session.bankrol"),
+    ("bankroll = 50\nrounds = 10\nstop_loss = 80", "session.stop_loss"),
+    ("bankroll = 50\nhours = 2", "session.rounds_per_hour"),
+    ("bankroll = 0.5\nrounds = 10", "session.bankroll"),
+    ("bankroll = 50\nrounds = 10\nbankrolls = [0.5, 10]", "session.bankrolls"),
 ])
 def test_bad_session_is_one_line_exit_2_nothing_written(tmp_path, capsys, session, key):
     path = tmp_path / "bad.toml"
@@ -187,6 +191,38 @@ def test_bad_session_is_one_line_exit_2_nothing_written(tmp_path, capsys, sessio
     assert len(err.splitlines()) == 1
     assert str(path) in err and key in err
     assert not out.exists()
+
+
+def test_a_stop_loss_past_the_bankroll_names_both_keys(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text(BASE + "bankroll = 50\nrounds = 10\nstop_loss = 80\n")
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "session.stop_loss: 80" in err and "session.bankroll = 50" in err
+
+
+def test_a_stop_loss_of_the_whole_bankroll_is_accepted():
+    from sim.risk.spec import parse_session
+
+    assert parse_session({"bankroll": 50, "rounds": 10, "stop_loss": 50}, "f").stop_loss == 50
+    with pytest.raises(ValueError, match="stop_loss"):
+        SessionSpec(bankroll=50, rounds=10, stop_loss=80)
+    with pytest.raises(ValueError, match="bankroll"):
+        SessionSpec(bankroll=0.5, rounds=10)
+
+
+@pytest.mark.parametrize("file_keys, override, rounds", [
+    ("rounds = 10\nrounds_per_hour = 30", "session.hours=4", 120),
+    ("hours = 4\nrounds_per_hour = 30", "session.rounds=10", 10),
+])
+def test_an_override_of_one_session_length_replaces_the_other(tmp_path, file_keys, override,
+                                                              rounds):
+    from sim import experiment
+
+    path = tmp_path / "e.toml"
+    path.write_text(BASE + "bankroll = 50\n" + file_keys + "\n")
+    exp = experiment.load(path, [override])
+    assert exp.session.rounds == rounds
 
 
 def _pontoon_stick_16():

@@ -98,6 +98,34 @@ def test_resume_refuses_a_changed_key_and_another_version(tmp_path, monkeypatch,
     assert "houseedge 0.1.0 -> 9.9.9" in _one_line(capsys)
 
 
+@pytest.mark.parametrize("record, problem", [
+    ("", "chunks/run.json is empty"),
+    ('{"format": 3', "chunks/run.json is not valid JSON (Expecting ',' delimiter, line 1)"),
+    ("[]", "chunks/run.json is not a JSON object (got list)"),
+    ('{"format": 2}', "chunks/run.json was written by an older houseedge (checkpoint format 2; "
+                      "this one reads 3)"),
+    (None, "chunks/run.json is missing"),
+])
+def test_a_damaged_run_record_is_named_as_it_is(tmp_path, monkeypatch, capsys, record, problem):
+    out = tmp_path / "out"
+    _interrupted(monkeypatch, FARO, out)
+    capsys.readouterr()
+    if record is None:
+        (out / "chunks" / "run.json").unlink()
+    else:
+        (out / "chunks" / "run.json").write_text(record)
+    before = _snapshot(out)
+    assert _run(FARO, out, "--resume") == 2
+    line = _one_line(capsys)
+    assert f"--resume: {out}/{problem}, so the chunks beside it cannot be resumed; --force " \
+           "starts the run over" in line, line
+    assert _run(FARO, out) == 2
+    assert f"{out} holds chunks of an unfinished run, and its {problem}; --force starts it " \
+           "over" in _one_line(capsys)
+    assert _snapshot(out) == before
+    assert _run(FARO, out, "--force") == 0
+
+
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong rounds"])
 def test_corrupt_chunk_is_named_and_computed_again(tmp_path, monkeypatch, capsys, damage):
     assert _run(FARO, tmp_path / "full") == 0

@@ -3,11 +3,12 @@
 ::
 
     [session]
-    bankroll = 100              # in units of the base stake
+    bankroll = 100              # in units of the base stake (at least one)
     rounds = 300                # the session's length; or hours = 3 at rounds_per_hour
-    rounds_per_hour = 100       # the pace (for per-hour figures; default 100)
+    rounds_per_hour = 100       # the pace: needed with hours; else for per-hour figures
+                                # (default 100)
     stop_win = 50               # optional: leave once ahead by this much
-    stop_loss = 60              # optional: leave once behind by this much
+    stop_loss = 60              # optional: leave once behind by this much (at most the bankroll)
     target_risks = [0.01, 0.05, 0.135]   # bankrolls sized to these risks of ruin
     sessions = 100_000          # Monte Carlo sessions per variant and strategy
     chunk_sessions = 10_000     # fixed: the same seed gives the same numbers for any jobs
@@ -19,6 +20,9 @@ The bankroll is **ruined** when it is no longer positive after a round (the roun
 finished on credit: a split or a doubled bet that costs more than is left still counts in the
 result). Stakes are the strategy's own, under its progression; they are not cut to what is
 left.
+
+``rounds`` and ``hours`` are two ways to give one length (:data:`ALTERNATIVES`): a file gives
+one of them, and a command-line override of one replaces the other.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ from sim.errors import InputError
 SESSION_KEYS = {"bankroll", "rounds", "hours", "rounds_per_hour", "stop_win", "stop_loss",
                 "target_risks", "sessions", "chunk_sessions", "checkpoints", "sample_paths",
                 "bankrolls"}
+# Keys that say the same thing two ways: a file gives one of each group, and an override of
+# one replaces the others (sim.experiment.apply_overrides).
+ALTERNATIVES = (("rounds", "hours"),)
 DEFAULT_RISKS = (0.01, 0.05, 0.135)
 DEFAULT_PACE = 100.0
 MAX_ROUNDS = 1_000_000
@@ -69,14 +76,17 @@ class SessionSpec:
     bankrolls: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
-        if not (self.bankroll > 0 and math.isfinite(self.bankroll)):
-            raise ValueError(f"bankroll: expected a positive amount, got {self.bankroll}")
+        if not (self.bankroll >= 1 and math.isfinite(self.bankroll)):
+            raise ValueError(f"bankroll: expected at least one base stake, got {self.bankroll}")
         if self.rounds < 1:
             raise ValueError(f"rounds: a session needs at least one round, got {self.rounds}")
         for name in ("stop_win", "stop_loss"):
             value = getattr(self, name)
             if value is not None and not value > 0:
                 raise ValueError(f"{name}: expected a positive amount, got {value}")
+        if self.stop_loss is not None and self.stop_loss > self.bankroll:
+            raise ValueError(f"stop_loss: {self.stop_loss:g} is more than the bankroll "
+                             f"{self.bankroll:g}")
         for risk in self.target_risks:
             if not 0 < risk < 1:
                 raise ValueError(f"target_risks: each risk must be in (0, 1), got {risk}")
@@ -124,11 +134,17 @@ def parse_session(value: Any, source: str) -> SessionSpec:
         raise InputError(f"{source}: session.bankroll: missing (expected a positive amount "
                          "in base stakes)")
     bankroll = float(_number(source, value, "bankroll", 0.0))
+    if bankroll < 1:  # a player who cannot cover one base stake has no session to play
+        raise InputError(f"{source}: session.bankroll: expected at least one base stake "
+                         f"(a number >= 1), got {value['bankroll']}")
     pace = float(_number(source, value, "rounds_per_hour", 0.0)) if (
         "rounds_per_hour" in value) else DEFAULT_PACE
     if ("rounds" in value) == ("hours" in value):
         raise InputError(f"{source}: session.rounds: give the length as rounds or as hours "
                          "(at rounds_per_hour), one of the two")
+    if "hours" in value and "rounds_per_hour" not in value:
+        raise InputError(f"{source}: session.rounds_per_hour: missing (session.hours needs "
+                         "the pace, in rounds an hour, to make a number of rounds)")
     if "rounds" in value:
         rounds = _number(source, value, "rounds", integer=True)
         if rounds < 1:
@@ -144,6 +160,11 @@ def parse_session(value: Any, source: str) -> SessionSpec:
         raise InputError(f"{source}: session.rounds: at most {MAX_ROUNDS:,}, got {rounds:,}")
     stops = {k: float(_number(source, value, k, 0.0)) if k in value else None
              for k in ("stop_win", "stop_loss")}
+    if stops["stop_loss"] is not None and stops["stop_loss"] > bankroll:
+        # Behind by more than the bankroll is past ruin: such a stop is never reached.
+        raise InputError(f"{source}: session.stop_loss: {value['stop_loss']} is more than "
+                         f"session.bankroll = {value['bankroll']} (ruin comes first); give at "
+                         f"most {value['bankroll']}, or no stop_loss")
     risks = value.get("target_risks", list(DEFAULT_RISKS))
     if not isinstance(risks, list) or not risks:
         raise InputError(f"{source}: session.target_risks: expected a non-empty list of "
@@ -154,10 +175,10 @@ def parse_session(value: Any, source: str) -> SessionSpec:
                              f"(0, 1), got {risk!r}")
     bankrolls = value.get("bankrolls", [])
     if not isinstance(bankrolls, list) or any(
-            isinstance(b, bool) or not isinstance(b, (int, float)) or not b > 0
+            isinstance(b, bool) or not isinstance(b, (int, float)) or not b >= 1
             for b in bankrolls):
-        raise InputError(f"{source}: session.bankrolls: expected a list of positive amounts, "
-                         f"got {bankrolls!r}")
+        raise InputError(f"{source}: session.bankrolls: expected a list of amounts of at least "
+                         f"one base stake, got {bankrolls!r}")
     counts = {}
     for key, default, low in (("sessions", 100_000, 1), ("chunk_sessions", 10_000, 1),
                               ("checkpoints", 30, 1), ("sample_paths", 8, 0)):

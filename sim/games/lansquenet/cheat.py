@@ -129,7 +129,7 @@ def read_observed(path: str | Path, rules: LansquenetRules) -> Observed:
     """
     where = str(path)
     try:
-        with open(path, newline="") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.DictReader(fh)
             rows = list(reader)
             header = [f for f in reader.fieldnames or [] if f]

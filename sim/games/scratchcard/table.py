@@ -212,7 +212,7 @@ def table_from_rows(rows: Sequence[tuple[str, Mapping[str, Any]]], origin: str,
 
 def _read_csv(path: Path, origin: str) -> list[tuple[int, dict[str, str]]]:
     try:
-        with path.open(newline="") as fh:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
             reader = csv.DictReader(fh)
             if reader.fieldnames is None:
                 raise InputError(f"{origin}: empty file")
@@ -262,7 +262,7 @@ def _load(path: str, game: str | None, mtime: float) -> PrizeTable:
     origin = f"{file}#{game}" if game else str(file)
     if file.suffix.lower() == ".toml":
         try:
-            data = tomllib.loads(file.read_text())
+            data = tomllib.loads(file.read_text(encoding="utf-8-sig"))
         except FileNotFoundError:
             raise InputError(f"{origin}: file not found") from None
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
