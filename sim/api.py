@@ -41,7 +41,7 @@ ExperimentSource = str | Path | Mapping[str, Any] | Experiment
 
 
 def load(source: ExperimentSource, overrides: Sequence[str] = (),
-         base_dir: str | Path | None = None) -> Experiment:
+         base_dir: str | Path | None = None, max_rows: int | None = None) -> Experiment:
     """An experiment from a TOML file, a dict of the same shape, or an experiment already
     loaded, with ``key=value`` overrides applied (as on the command line).
 
@@ -50,12 +50,16 @@ def load(source: ExperimentSource, overrides: Sequence[str] = (),
         overrides: ``"rounds=100000"``, ``"variants.stuss.soda=false"``, ...
         base_dir: where strategy files named in a dict are found (default: the working
             directory); a file's own folder is used for a file.
+        max_rows: allow up to this many rows (the file's ``max_rows``, ``--max-rows``); by
+            default an experiment of more than ``sim.experiment.MAX_ROWS`` is refused.
 
     Raises:
         sim.errors.InputError: bad input, with the key and what was expected; overrides of
             an experiment read back from a run folder (load its file instead).
         TypeError: a source that is none of these.
     """
+    if max_rows is not None:
+        overrides = [*overrides, f"max_rows={max_rows}"]
     if isinstance(source, Experiment):
         if not overrides:
             return source
@@ -151,12 +155,12 @@ def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) ->
 def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int | None = None,
         seed: int | None = None, jobs: int = 1, out: str | Path | None = None,
         resume: bool = False, backend: str = "loky", scheduler: str | None = None,
-        progress: bool = False, charts: bool = True) -> Result:
+        progress: bool = False, charts: bool = True, max_rows: int | None = None) -> Result:
     """Run an experiment as ``houseedge run`` does and write its files (report.csv,
     report.html, charts, manifest) into ``out`` (default: ``reports/<name>``).
 
     ``rounds`` and ``seed`` are overrides like ``--rounds`` and ``--seed``; ``charts=False``
-    is ``--no-charts``.
+    is ``--no-charts``; ``max_rows`` is ``--max-rows`` (see :func:`load`).
     """
     from sim import report, runner
 
@@ -165,7 +169,7 @@ def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int 
         overrides.append(f"rounds={rounds}")
     if seed is not None:
         overrides.append(f"seed={seed}")
-    exp = load(source, overrides)
+    exp = load(source, overrides, max_rows=max_rows)
     out_dir = Path(out) if out is not None else Path("reports") / exp.name
     started = time.perf_counter()
     result = runner.run(exp, out_dir, jobs=jobs, resume=resume, backend=backend,

@@ -64,6 +64,27 @@ def _grid(fig: Figure | None, count: int, panel: tuple[float, float] = (3.6, 2.6
     return fig, axes[:count]
 
 
+# A chart of a large report stays the same size, and as quick to draw, whatever its rows:
+LABELLED_ROWS = 60  # the edge chart gives each row a line of its own up to this many rows
+PANELS = 12  # small multiples (outcomes, convergence) draw at most this many rows
+SERIES = 10  # a grid chart draws a line per setting of the rest up to this many; then a map
+
+
+def spread(items: list, count: int) -> list:
+    """At most ``count`` of ``items``, spread evenly over them, the first and last included."""
+    if len(items) <= count:
+        return list(items)
+    if count == 1:
+        return [items[0]]
+    return [items[round(i * (len(items) - 1) / (count - 1))] for i in range(count)]
+
+
+def shown_note(shown: int, total: int, what: str, csv: str) -> str:
+    """The line a chart of a large report adds to its title: which rows it draws."""
+    return (f"{shown} of {total:,} {what} shown, spread evenly over the report (each panel "
+            f"names its row); {csv} holds every one")
+
+
 def outer_axis_labels(axes, cols: int) -> None:
     """In a grid of small multiples, name each axis once: the x axis under the lowest panel of
     each column, the y axis beside the first panel of each row, where every panel's label is
@@ -240,9 +261,51 @@ def mean_net_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
     return fig
 
 
+def edge_overview(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
+    """Every row's headline edge (the mean net result where nobody stakes anything) in report
+    order, as a line with its 95% band and the exact values dashed: the edge chart of a report
+    too large for a labelled line per row. Its size does not grow with the rows."""
+    fig, ax = _axes(None if fig is None else fig.gca(), (9, 4.6))
+    x = np.arange(1, len(frame) + 1)
+    if _no_stakes(frame):
+        value = frame["mean_net"].to_numpy(dtype=float)
+        band = Z95 * (frame["std_net"] / np.sqrt(frame["rounds"])).to_numpy(dtype=float)
+        exact = frame.get("exact_mean_net", pd.Series(np.nan, index=frame.index))
+        ax.set_ylabel("mean net result per round")
+        what = "mean net result"
+    else:
+        value = frame["edge"].to_numpy(dtype=float) * 100
+        band = Z95 * frame["edge_stderr"].to_numpy(dtype=float) * 100
+        exact = frame["edge_exact"] * 100
+        basis = frame["headline_basis"].iloc[0]
+        ax.set_ylabel(_pct_label(basis))
+        what = f"house edge {basis}"
+    # Thousands of points: drawn as an image inside an SVG, the axes and text stay vectors.
+    raster = {"rasterized": True} if len(x) > RASTER_POINTS else {}
+    ax.fill_between(x, value - band, value + band, color="C0", alpha=0.25, lw=0,
+                    label="95% CI", **raster)
+    ax.plot(x, value, "-", lw=0.9, color="C0", label="estimate", **raster)
+    exact = exact.to_numpy(dtype=float)
+    if np.isfinite(exact).any():
+        ax.plot(x, exact, "--", lw=0.9, color="black", label="exact", **raster)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlim(0.5, len(x) + 0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("row of report.csv (variant by variant, each variant's strategies in order)")
+    ax.set_title(f"{frame['game'].iloc[0]}: {what}, all {len(frame):,} rows in report order "
+                 f"(report.csv names each)", fontsize="medium")
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    return fig
+
+
 def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
     """The headline house edge by variant and strategy (the basis named on the axis); the mean
-    net result where nobody stakes anything."""
+    net result where nobody stakes anything. Past :data:`LABELLED_ROWS` rows, every row in
+    report order (:func:`edge_overview`): a labelled line each would make a chart of thousands
+    of lines, metres tall, taking minutes and gigabytes to draw."""
+    if len(frame) > LABELLED_ROWS:
+        return edge_overview(frame, fig)
     if _no_stakes(frame):
         return mean_net_chart(frame, fig)
     rows = frame["strategy"].nunique()
@@ -282,8 +345,9 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
     """The distribution of the net result per round: one panel per strategy, stems per
     variant (a line each beyond three variants) on a log probability scale, with a symmetric
     log x axis where the range is wide."""
-    strategies = list(dict.fromkeys(dist["strategy"]))
-    variants = list(dict.fromkeys(dist["variant"]))
+    all_strategies = list(dict.fromkeys(dist["strategy"]))
+    all_variants = list(dict.fromkeys(dist["variant"]))
+    strategies, variants = spread(all_strategies, PANELS), spread(all_variants, SERIES)
     fig, axes = _grid(fig, len(strategies), panel=(4.2, 3.0), cols=3)
     for ax, strategy in zip(axes, strategies):
         part = dist[dist["strategy"] == strategy]
@@ -326,7 +390,11 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
         ax.grid(alpha=0.3)
     outer_axis_labels(axes, 3)
     figure_legend(fig, axes, title="variant")
-    fig.suptitle("Distribution of the net result per round")
+    notes = [shown_note(len(shown), len(every), what, "outcomes.csv")
+             for shown, every, what in ((strategies, all_strategies, "strategies"),
+                                        (variants, all_variants, "variants"))
+             if len(shown) < len(every)]
+    fig.suptitle("\n".join(["Distribution of the net result per round", *notes]))
     return fig
 
 
@@ -415,9 +483,10 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
     two chunks; None when no row has (a one-chunk run has nothing to converge)."""
     conv, finite, no_stakes = _convergence_points(conv, frame)  # no edge (no bet): not drawn
     counts = finite.groupby(["variant", "strategy"], sort=False).size()
-    pairs = [pair for pair, n in counts.items() if n >= MIN_CONVERGENCE_POINTS]
-    if not pairs:
+    every = [pair for pair, n in counts.items() if n >= MIN_CONVERGENCE_POINTS]
+    if not every:
         return None
+    pairs = spread(every, PANELS)
     fig, axes = _grid(fig, len(pairs))
     column = "edge_exact" if "edge_exact" in frame else "exact_edge"
     if no_stakes:
@@ -436,8 +505,11 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
     # runs wider than one or two panels.
     figure_legend(fig, axes, loc="outside right center")
     basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
-    fig.suptitle("Convergence of the mean net result, chunk by chunk" if no_stakes
-                 else f"Convergence of the house edge {basis}, chunk by chunk")
+    title = ("Convergence of the mean net result, chunk by chunk" if no_stakes
+             else f"Convergence of the house edge {basis}, chunk by chunk")
+    if len(pairs) < len(every):
+        title += "\n" + shown_note(len(pairs), len(every), "rows", "convergence.csv")
+    fig.suptitle(title)
     return fig
 
 
@@ -463,17 +535,23 @@ def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figu
     rows["_x"] = [positions[v] for v in rows[column]]
     many_variants = rows["variant"].nunique() > 1
     rows["_series"] = [_series_label(r, column, many_variants) for _, r in rows.iterrows()]
+    basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
+    if rows["_series"].nunique() > SERIES:
+        _grid_map(rows, column, values, ax, basis)
+        return fig
+    # Markers for a few points; along thousands they would merge into a thick line.
+    marker = "o-" if len(values) <= RASTER_POINTS else "-"
     for i, (label, part) in enumerate(rows.groupby("_series", sort=False)):
         part = part.sort_values("_x")
         colour = f"C{i % 10}"
         x = part["_x"].to_numpy(dtype=float)
         edge = part["edge"].to_numpy(dtype=float) * 100
         band = Z95 * part["edge_stderr"].to_numpy(dtype=float) * 100
-        ax.plot(x, edge, "o-", ms=3.5, lw=1.3, color=colour, label=label)
+        ax.plot(x, edge, marker, ms=3.5, lw=1.3, color=colour, label=label)
         ax.fill_between(x, edge - band, edge + band, color=colour, alpha=0.15, lw=0)
         exact = part["edge_exact"].to_numpy(dtype=float) * 100
         if np.isfinite(exact).any():
-            ax.plot(x, exact, "x--", ms=5, lw=0.9, color=colour)
+            ax.plot(x, exact, "x--" if marker == "o-" else "--", ms=5, lw=0.9, color=colour)
     if rows["edge_exact"].notna().any():
         ax.plot([], [], "x--", color="black", lw=0.9, label="exact")
     if numeric and all(float(v).is_integer() for v in values):
@@ -484,13 +562,50 @@ def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figu
         ax.set_xticks(list(positions.values()), [format_value(v) for v in values])
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel(column.replace("_", " "))
-    basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
     ax.set_ylabel(_pct_label(basis))
     ax.set_title(f"House edge {basis} by {column.replace('_', ' ')}: 95% bands"
                  + (", exact dashed" if rows["edge_exact"].notna().any() else ""))
     ax.grid(alpha=0.3)
     legend_outside(ax)
     return fig
+
+
+MAP_TICKS = 20  # labelled ticks at most on either axis of a heat map
+
+
+def _map_ticks(axis, labels: list[str]) -> None:
+    """At most :data:`MAP_TICKS` of a heat map's cells labelled on an axis, evenly spaced."""
+    at = list(range(0, len(labels), math.ceil(len(labels) / MAP_TICKS)))
+    axis.set_ticks(at, [labels[i] for i in at])
+
+
+def _grid_map(rows: pd.DataFrame, column: str, values: list, ax: Axes, basis: str) -> None:
+    """A grid of more series than lines can tell apart, as a heat map: the swept parameter
+    across, each setting of the rest down, the headline edge as colour (red: the house wins;
+    white: no edge, or no row). One cell per row, whatever their number, in a chart of one
+    size; report.csv holds the bands and exact values."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    from sim.grid import format_value
+
+    series = list(dict.fromkeys(rows["_series"]))
+    table = rows.pivot_table(index="_series", columns=column, values="edge", aggfunc="first",
+                             dropna=False).reindex(index=series, columns=values) * 100
+    cells = table.to_numpy(dtype=float)
+    finite = cells[np.isfinite(cells)]
+    reach = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
+    image = ax.imshow(cells, aspect="auto", interpolation="nearest", cmap="RdBu_r",
+                      norm=TwoSlopeNorm(0.0, -reach, reach))
+    _map_ticks(ax.xaxis, [format_value(v) for v in values])
+    _map_ticks(ax.yaxis, series)
+    ax.tick_params(axis="y", labelsize="x-small")
+    ax.set_xlabel(column.replace("_", " "))
+    ax.set_ylabel("the other parameters (a row each)")
+    colourbar = ax.figure.colorbar(image, ax=ax, shrink=0.9)
+    colourbar.set_label(_pct_label(basis))
+    ax.set_title(f"House edge {basis} by {column.replace('_', ' ')} and the rest: "
+                 f"{len(series):,} settings x {len(values):,} values (report.csv has the bands)",
+                 fontsize="medium")
 
 
 def line_chart(frame: pd.DataFrame, x: str, y: str, hue: str, ax: Axes | None = None,

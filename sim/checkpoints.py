@@ -274,6 +274,11 @@ class CheckpointStore:
             CorruptCheckpoint: an unreadable file, when not repairing.
         """
         notes = []
+        # One listing of the folder for every pair: a glob per pair read the whole folder for
+        # each, a time quadratic in the rows.
+        loose: dict[str, list[Path]] = {}
+        for path in self.folder.glob("v*-s*-c*.json"):
+            loose.setdefault(path.name.rpartition("-c")[0], []).append(path)
         for pair, progress in self.progress.items():
             try:
                 self._load_prefix(pair, progress)
@@ -283,7 +288,7 @@ class CheckpointStore:
                 exc.path.unlink(missing_ok=True)
                 self.progress[pair] = progress = PairProgress()
                 notes.append(f"{exc}; its chunks are computed again")
-            for path in sorted(self.folder.glob(f"v{pair[0]}-s{pair[1]}-c*.json")):
+            for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
                 try:
                     index = int(path.stem.rpartition("-c")[2])
                     if index >= chunk_count(self.experiment, pair[1]):

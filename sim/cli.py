@@ -69,10 +69,14 @@ def _parser() -> argparse.ArgumentParser:
                           "headline edge is at most this (0.001: 0.1 point), within the rounds")
     run.add_argument("--target-diff-ci", metavar="HALFWIDTH",
                      help="the same for each row's paired difference from its baseline")
+    max_rows = {"metavar": "N", "help": "allow up to N rows (variants x strategies, grids "
+                "expanded; default 1,000), as max_rows = N in the file does"}
+    run.add_argument("--max-rows", **max_rows)
     exact = sub.add_parser("exact", help="exact values only, no simulation")
     exact.add_argument("file", help="experiment file (TOML)")
     exact.add_argument("overrides", nargs="*", metavar="key=value")
     exact.add_argument("--out", help="also write the exact tables as CSV into this folder")
+    exact.add_argument("--max-rows", **max_rows)
     rebuild = sub.add_parser("report", help="rebuild every output of a run folder from its "
                              "saved chunks (no simulation)")
     rebuild.add_argument("folder", help="the output folder of a finished run")
@@ -166,9 +170,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     overrides = list(args.overrides)
     if args.seed is not None:
         overrides.append(f"seed={args.seed}")
-    for key in ("target_ci", "target_diff_ci"):  # file keys of the same names
-        if getattr(args, key) is not None:
-            overrides.append(f"{key}={getattr(args, key)}")
+    overrides += _file_keys(args, "target_ci", "target_diff_ci", "max_rows")
     if args.jobs == 0 or args.jobs < -1:
         raise InputError(f"--jobs: expected a positive number or -1, got {args.jobs}")
     runner.check_backend(args.backend, args.scheduler)
@@ -219,11 +221,16 @@ def _number(value: float | None) -> float:
     return math.nan if value is None else float(value) + 0.0
 
 
+def _file_keys(args: argparse.Namespace, *keys: str) -> list[str]:
+    """The options that set a key of the experiment file of the same name, as overrides."""
+    return [f"{key}={getattr(args, key)}" for key in keys if getattr(args, key) is not None]
+
+
 def _cmd_exact(args: argparse.Namespace) -> int:
     from sim import exact_report, experiment
     from sim.files import writable_folder
 
-    exp = experiment.load(args.file, args.overrides)
+    exp = experiment.load(args.file, [*args.overrides, *_file_keys(args, "max_rows")])
     out = writable_folder(Path(args.out), "--out") if args.out else None
     for line in exact_report.lines(exp, out):
         print(line)

@@ -22,6 +22,11 @@ A file looks like::
     params = { ranks = "K" }
     progression = "martingale"       # or { name = "martingale", cap = 64 }
     rounds = 50_000                  # optional: this strategy's own count (a slow one)
+
+An experiment has at most :data:`MAX_ROWS` rows (variants x strategies, after its grids are
+expanded) unless it says more are meant (``max_rows = 20_000``, or ``--max-rows`` on the
+command line): a grid of ten thousand points by a slip of a digit is refused in one line
+before anything is built, not found out from a report that will not finish.
 """
 
 from __future__ import annotations
@@ -48,12 +53,14 @@ from strategies.betting import progression_spec
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
             "variants", "strategies", "session",
             # paired comparisons and target precision (sim.compare)
-            "baseline", "baseline_variant", "target_ci", "target_diff_ci"}
+            "baseline", "baseline_variant", "target_ci", "target_diff_ci",
+            "max_rows"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
 DEFAULT_CHUNK = 100_000
 # Tables whose keys include two ways to say one thing: an override of one replaces the others.
 ALTERNATIVES = {("session",): SESSION_ALTERNATIVES}
 MAX_SEED = 2**63 - 1
+MAX_ROWS = 1_000  # rows (variants x strategies) an experiment may have unless it sets max_rows
 
 
 @dataclass(frozen=True)
@@ -106,12 +113,13 @@ class Experiment:
     def identity(self) -> dict[str, Any]:
         """Everything that decides the numbers of a run's chunks, as plain data: the resolved
         experiment (less its name and description, and the [session] table, which decides only
-        the risk files, computed afresh by every run), the content of every file it reads (user
+        the risk files, computed afresh by every run, or max_rows, which allows a size and
+        decides nothing), the content of every file it reads (user
         strategy files, prize tables, observed coups, charts) and the engine's version and code."""
         return {
             "experiment": json.loads(json.dumps(
                 {k: v for k, v in self.resolved.items()
-                 if k not in ("name", "description", "session")},
+                 if k not in ("name", "description", "session", "max_rows")},
                 sort_keys=True, default=str)),
             "files": dict(sorted(self.files.items())),
             "houseedge": engine_identity(),
@@ -375,6 +383,7 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
                                for e in data.get("strategies") or []]}
     given = copy.deepcopy(dict(data))
     data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
+    _check_size(data, swept, chk)
     rounds = chk.integer(data, "rounds", None, 1)
     seed = chk.integer(data, "seed", 0, 0, MAX_SEED)
     chunk = chk.integer(data, "chunk_rounds", min(DEFAULT_CHUNK, rounds), 1)
@@ -416,10 +425,31 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         **({"session": session.__dict__} if session else {}),
         **compare.compare_settings(data, chk.error, [v.name for v in variants], names),
         **({"grid": swept} if swept else {}),
+        **({"max_rows": data["max_rows"]} if "max_rows" in data else {}),
     }
     return Experiment(name, game_name, description, rounds, seed, chunk, variants,
                       strategies, source, resolved, _files_read(game, variants, strategies),
                       session, given)
+
+
+def _check_size(data: Mapping[str, Any], swept: Mapping[str, Any], chk: _Checker) -> None:
+    """Refuse more rows than :data:`MAX_ROWS` (or the file's ``max_rows``), before a strategy
+    is built: each row is built and played for a deal here, then simulated, reported and
+    drawn, so a slip of a digit in a grid would cost hours before anything showed it."""
+    limit = chk.integer(data, "max_rows", MAX_ROWS, 1)
+    variants = data.get("variants")
+    strategies = data.get("strategies")
+    n_variants = len(variants) if isinstance(variants, Mapping) and variants else 1
+    n_strategies = len(strategies) if isinstance(strategies, list) else 0
+    rows = n_variants * n_strategies
+    if rows <= limit:
+        return
+    swept = f"; swept: {', '.join(swept['columns'])}" if swept else ""
+    raise chk.error("max_rows", f"{rows:,} rows ({n_variants:,} variant"
+                    f"{'s' if n_variants != 1 else ''} x {n_strategies:,} strateg"
+                    f"{'ies' if n_strategies != 1 else 'y'}{swept}) is more than the limit "
+                    f"of {limit:,}; if that is meant, set max_rows = {rows} at the top of the "
+                    f"file or pass --max-rows {rows}")
 
 
 def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -> list[str]:

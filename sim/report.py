@@ -517,6 +517,18 @@ def _rows_with_an_edge(data: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
     return data[[(v, s) not in dropped for v, s in zip(data["variant"], data["strategy"])]]
 
 
+EXACT_CHART_VARIANTS = 20  # variants whose exact odds charts a run draws, at most
+
+
+def exact_chart_variants(exp: Any) -> list[Any]:
+    """The variants whose exact odds charts a run draws: every one, or past
+    :data:`EXACT_CHART_VARIANTS` (a grid over a rule) that many spread evenly over them, so
+    that a sweep of thousands of variants does not draw thousands of charts."""
+    from sim.charts import spread
+
+    return spread(list(exp.variants), EXACT_CHART_VARIANTS)
+
+
 def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist: pd.DataFrame,
                exact_odds: bool = True) -> Iterator[tuple[str, str, Any]]:
     """Every chart of a run as (file name, caption, Figure), one at a time (a caller saves
@@ -551,7 +563,7 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                "beside exact).", figure)
     if exact_odds:
         for variant, name, figure in game.variant_exact_charts(
-                ((v.name, v.rules) for v in exp.variants),
+                ((v.name, v.rules) for v in exact_chart_variants(exp)),
                 [spec.build(exp.game) for spec in exp.strategies]):
             yield (f"odds-{variant}-{name}.png",
                    f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
@@ -649,6 +661,11 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         if draw and _rows_with_an_edge(dist, frame).empty:
             chart_notes.insert(0, "No outcome chart: every bet is not offered or was never "
                                   "placed; the outcomes are in outcomes.csv.")
+        shown = exact_chart_variants(result.experiment)
+        if draw and len(shown) < len(result.experiment.variants):
+            chart_notes.append(f"Exact odds charts of {len(shown)} of "
+                               f"{len(result.experiment.variants):,} variants, spread evenly "
+                               "over them.")
         if not draw:
             chart_notes.append(f"Charts not drawn (run with --no-charts): houseedge report "
                                f"{out_dir} --charts draws them from the saved chunks.")

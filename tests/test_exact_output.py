@@ -66,7 +66,8 @@ def test_out_writes_the_same_tables_as_csv(capsys, tmp_path):
 
 def _named(tmp_path, variant: str, strategies: list[str]) -> str:
     path = tmp_path / "names.toml"
-    path.write_text(f'game = "faro"\nrounds = 10\n[variants.{variant}]\npreset = "faro"\n' + "".join(
+    head = f'game = "faro"\nrounds = 10\n[variants.{variant}]\npreset = "faro"\n'
+    path.write_text(head + "".join(
         f'[[strategies]]\nname = "{name}"\nuse = "flat-rank"\n' for name in strategies))
     return str(path)
 

@@ -101,3 +101,56 @@ def test_the_report_is_tidy_and_rows_keep_their_numbers_when_the_grid_grows(tmp_
     assert (tmp_path / "small" / "grid-soda.png").exists()
     paired = pd.read_csv(tmp_path / "small" / "comparisons.csv")
     assert {"soda", "ranks"} <= set(paired.columns)
+
+
+BIG = """
+game = "faro"
+rounds = 2_000
+chunk_rounds = 1_000
+[[strategies]]
+name = "flat"
+use = "flat-rank"
+params = { ranks = "K", units = { grid = { from = 1, to = 10_000 } } }
+"""
+
+
+def test_a_grid_past_the_row_limit_is_refused_in_one_line_and_nothing_is_written(
+        tmp_path, capsys):
+    from sim.cli import main
+
+    out = tmp_path / "out"
+    assert main(["run", str(_file(tmp_path, BIG)), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"houseedge: error: {tmp_path / 'grid.toml'}: max_rows: 10,000 rows (1 variant"
+                   " x 10,000 strategies; swept: units) is more than the limit of 1,000; if that "
+                   "is meant, set max_rows = 10000 at the top of the file or pass --max-rows 10000")
+    assert not out.exists()
+    assert main(["exact", str(_file(tmp_path, BIG))]) == 2  # refused before any value is worked
+    assert "more than the limit of 1,000" in capsys.readouterr().err
+
+
+def test_max_rows_in_the_file_allows_a_larger_grid_and_decides_no_number(tmp_path):
+    three = BIG.replace("10_000", "3")
+    with pytest.raises(InputError, match=r"max_rows: 3 rows .* more than the limit of 2;"):
+        load(_file(tmp_path, "max_rows = 2\n" + three))
+    allowed = load(_file(tmp_path, "max_rows = 3\n" + three))
+    assert len(allowed.strategies) == 3 and allowed.resolved["max_rows"] == 3
+    assert allowed.fingerprint() == load(_file(tmp_path, three)).fingerprint()
+    with pytest.raises(InputError, match=r"max_rows: expected an integer >= 1, got 0"):
+        load(_file(tmp_path, "max_rows = 0\n" + three))
+
+
+def test_the_max_rows_flag_and_the_api_allow_a_larger_grid(tmp_path, capsys):
+    from sim.cli import main
+
+    path = _file(tmp_path, "max_rows = 2\n" + BIG.replace("10_000", "3"))
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--no-charts"]) == 2
+    assert "pass --max-rows 3" in capsys.readouterr().err
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--no-charts",
+                 "--max-rows", "3"]) == 0
+    assert len(pd.read_csv(out / "report.csv")) == 3
+    assert main(["report", str(out)]) == 0  # a rebuild reads the limit the run was given
+    assert len(api.load(path, max_rows=3).strategies) == 3
+    with pytest.raises(InputError, match="more than the limit of 2"):
+        api.load(path)

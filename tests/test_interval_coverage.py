@@ -12,6 +12,8 @@ Slow (minutes): ``pytest -m "not slow"`` skips them while working; CI runs them.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -29,21 +31,22 @@ SCRATCH = {"name": "coverage", "game": "scratchcard", "rounds": 20_000, "chunk_r
                                                    "lucky-lines-gold")},
            "strategies": [{"name": "one ticket", "use": "buy", "params": {"tickets": 1}},
                           {"name": "ten tickets", "use": "buy", "params": {"tickets": 10}}]}
-# bonus_seed reduced: the cashable and sticky bonus under flat, bold and optimal play.
+# bonus_seed reduced: the cashable and sticky bonus under flat and bold play (completed by a
+# few players at stake 1, by many at 25).
 BONUS = {"name": "coverage", "game": "bonus", "rounds": 6_000, "chunk_rounds": 600,
          "variants": {"cashable": {"preset": "seed"}, "sticky": {"preset": "seed-sticky"}},
          "strategies": [{"name": "flat 1", "use": "flat", "params": {"stake": 1}},
                         {"name": "flat 25", "use": "flat", "params": {"stake": 25}},
-                        {"name": "bold", "use": "bold"},
-                        {"name": "optimal", "use": "optimal"}]}
+                        {"name": "bold", "use": "bold"}]}
 
 
 def _comparisons(data: dict) -> pd.DataFrame:
     """The comparisons with an exact difference of every seed, with the bound their rows'
     own errors set (``|se_A - se_B|``)."""
     out = []
+    loaded = api.load({**data, "seed": 0})
     for seed in range(SEEDS):
-        experiment = api.load({**data, "seed": seed})
+        experiment = dataclasses.replace(loaded, seed=seed)
         result = run_in_memory(experiment)
         frame = report.build(result)
         paired = compare.comparison_frame(experiment, result.totals, frame)
@@ -80,7 +83,8 @@ def test_carried_pack_rows_from_two_chunks_cover_a_long_runs_value():
     long = report.build(run_in_memory(api.load(
         {**PONTOON, "rounds": 10_000_000, "chunk_rounds": 1_000_000, "seed": 987654321})))
     truth = dict(zip(zip(long["variant"], long["strategy"]), long["edge"]))
-    frames = [report.build(run_in_memory(api.load({**PONTOON, "rounds": 50_000, "seed": s})))
+    loaded = api.load({**PONTOON, "rounds": 50_000, "seed": 0})
+    frames = [report.build(run_in_memory(dataclasses.replace(loaded, seed=s)))
               for s in range(SEEDS)]
     rows = pd.concat(frames, ignore_index=True)
     exact = np.array([truth[key] for key in zip(rows["variant"], rows["strategy"])])
