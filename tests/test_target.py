@@ -62,7 +62,8 @@ def test_a_row_that_cannot_meet_the_target_plays_its_budget(tmp_path):
     assert _run(tmp_path, "tight", "target_ci=0.0001") == 0
     frame = pd.read_csv(tmp_path / "tight" / "report.csv")
     assert (frame.rounds == 200_000).all() and not frame.target_met.any()
-    assert "did not meet the target (budget spent)" in _read(tmp_path, "tight", "summary.md")
+    assert "did not meet the target in 200,000 rounds (budget spent)" in _read(
+        tmp_path, "tight", "summary.md")
 
 
 def test_paired_target_is_the_same_for_one_and_two_jobs_and_after_a_resume(
@@ -95,3 +96,30 @@ def test_paired_target_is_the_same_for_one_and_two_jobs_and_after_a_resume(
     assert _run(tmp_path, "cut", *target, "--resume") == 0
     for name in ("report.csv", "comparisons.csv", "convergence.csv"):
         assert _read(tmp_path, "one", name) == _read(tmp_path, "cut", name)
+
+
+def test_the_terminal_says_which_rows_met_the_target_and_a_bet_not_offered_plays_none(
+        tmp_path, capsys):
+    path = tmp_path / "pharo.toml"
+    path.write_text(EXPERIMENT.replace('[variants.stuss]\npreset = "stuss"',
+                                         '[variants.old-pharo]\npreset = "old-pharo"') + """
+[[strategies]]
+name = "call the turn"
+use = "call-turn"
+""")
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet", "--no-charts",
+                 "--target-ci", "0.01"]) == 0
+    out = capsys.readouterr().out
+    frame = pd.read_csv(tmp_path / "out" / "report.csv").set_index(["variant", "strategy"])
+    assert frame.loc[("old-pharo", "call the turn"), "rounds"] == 0
+    assert "old-pharo / call the turn: not offered: played no rounds" in out
+    rounds = frame.loc[("faro", "flat king"), "rounds"]
+    assert rounds < 200_000 and f"faro / flat king: met the target in {rounds:,} rounds" in out
+
+
+def test_a_baseline_of_a_paired_target_is_not_said_to_have_missed_it(tmp_path):
+    assert _run(tmp_path, "diff", "--target-diff-ci", "0.004") == 0
+    summary = _read(tmp_path, "diff", "summary.md")
+    assert "faro / flat king: a baseline: played until every row compared with it stopped" \
+        in summary
+    assert "faro / flat king: did not meet" not in summary
