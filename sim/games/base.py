@@ -136,10 +136,11 @@ class Game(ABC, Generic[RulesT, TableT]):
     # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
     # where a round holds many bets (a faro deal, a scratchcard budget).
     headline_basis: str = "initial"
-    # Whether paired comparisons also show the other basis where it differs: a faro deal's
-    # cost per deal beside per bet; not where it means nothing (a scratchcard budget's
-    # "initial stake" is its first ticket).
-    compare_other_basis: bool = True
+    # Whether the terminal and the page also show paired comparisons on the other basis,
+    # where a player asks both (a faro deal's cost per deal beside per bet); not by default:
+    # a scratchcard budget's "initial stake" is its first ticket, and a bonus's per amount
+    # wagered has no exact SD to take its error from. comparisons.csv holds both always.
+    compare_other_basis: bool = False
     rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
     # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").

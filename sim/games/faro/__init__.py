@@ -112,6 +112,7 @@ class FaroGame(Game[FaroRules, FaroTable]):
     rules_type = FaroRules
     presets = PRESETS
     headline_basis = "wagered"  # a deal holds many bets: the edge per bet is what is meant
+    compare_other_basis = True  # and what a rule costs a deal is asked too (the soda's)
     rules_doc = "docs/rules/faro.md"
     table_hook = "kernel_table"
 

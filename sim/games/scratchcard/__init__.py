@@ -92,7 +92,6 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     # A session buys many tickets (a budget reinvests its prizes): the edge per amount
     # wagered is the ticket's; per initial stake it would be per the first ticket bought.
     headline_basis = "wagered"
-    compare_other_basis = False  # a budget's "initial stake" is its first ticket
     rules_doc = "docs/rules/scratchcards.md"
     rules_type = ScratchRules
     presets = PRESETS
