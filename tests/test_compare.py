@@ -257,3 +257,22 @@ def test_faro_comparisons_are_shown_per_deal_too():
                     {"name": "case bets", "use": "flat-rank", "params": {"ranks": "all"}}])
     text = comparison_terminal(paired)
     assert "per amount wagered" in text and "the same differences per initial stake" in text
+
+
+def test_a_baseline_that_never_varies_says_pairing_gains_nothing():
+    from sim import api, compare, report
+    from tests.conftest import run_in_memory
+
+    # Never passing the bank loses all of it every time: -100% +- 0, a constant.
+    experiment = api.load({"name": "constant", "game": "lansquenet", "rounds": 20_000,
+                           "chunk_rounds": 2_000, "seed": 3, "baseline": "never pass",
+                           "strategies": [{"name": "pass after 2", "use": "pass-after",
+                                           "params": {"wins": 2}},
+                                          {"name": "never pass", "use": "never-pass"}]})
+    result = run_in_memory(experiment)
+    frame = report.build(result)
+    assert frame.set_index("strategy").loc["never pass", "edge_stderr"] == 0
+    row = compare.comparison_frame(experiment, result.totals, frame).iloc[0]
+    assert row.diff_stderr == pytest.approx(frame.set_index("strategy").loc[
+        "pass after 2", "edge_stderr"])
+    assert "the baseline does not vary" in row.note
