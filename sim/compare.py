@@ -61,6 +61,8 @@ class PairedDifference:
             from the same batches where no error was given.
         batch_var_b: the baseline's.
         dof: the degrees of freedom of the interval's Student's t (``inf``: the normal's).
+        batch_correlation: the correlation of the two rows' paired batches (NaN where there
+            are fewer than two, or where the rows share no cards).
     """
 
     diff: float
@@ -71,6 +73,7 @@ class PairedDifference:
     batch_var_a: float
     batch_var_b: float
     dof: float = math.nan
+    batch_correlation: float = math.nan
 
     @property
     def halfwidth(self) -> float:
@@ -150,19 +153,24 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
     # Batch means on the per-batch differences: honest where each row's batches show its
     # spread (light tails), and the most precise when the rows are close to one another.
     batch = scale * sum((p - q) ** 2 for p, q in zip(ra, rb))
+    rho = (max(-1.0, min(1.0, scale * sum(p * q for p, q in zip(ra, rb))
+                         / math.sqrt(var_a * var_b))) if var_a > 0 and var_b > 0 else math.nan)
     if errors is None:
         se = math.sqrt(max(batch, 0.0))
         half = t95(n - 1) * se
-        return PairedDifference(diff, se, n, diff - half, diff + half, var_a, var_b, n - 1)
+        return PairedDifference(diff, se, n, diff - half, diff + half, var_a, var_b, n - 1,
+                                rho)
     se_a, se_b = errors[0].se, errors[1].se
-    var, dof = max(batch, (se_a - se_b) ** 2), float(n - 1)  # never below the bound
-    if errors[0].exact and errors[1].exact and n >= MIN_BATCHES and var_a > 0 and var_b > 0:
+    # Within what the rows' own errors allow whatever their correlation, |se_A -+ se_B|
+    # (above only where both are to be trusted: a row's unreliable error may be too small).
+    var, dof = max(batch, (se_a - se_b) ** 2), float(n - 1)
+    if not (errors[0].unreliable or errors[1].unreliable):
+        var = min(var, (se_a + se_b) ** 2)
+    if errors[0].exact and errors[1].exact and n >= MIN_BATCHES and math.isfinite(rho):
         # Exact SDs: the batches may have missed a rare large outcome that the SDs count,
         # so the variance is also taken from them, with the correlation alone from the
         # batches (two batches always correlate perfectly: not below MIN_BATCHES); the
         # larger of the two stands.
-        rho = max(-1.0, min(1.0, scale * sum(p * q for p, q in zip(ra, rb))
-                            / math.sqrt(var_a * var_b)))
         cross = 2 * rho * se_a * se_b
         composite = max(se_a ** 2 + se_b ** 2 - cross, (se_a - se_b) ** 2)
         if composite > var:
@@ -172,7 +180,8 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
             dof = max(n - 1.0, 2 * var * var / spread if spread > 0 else math.inf)
     se = math.sqrt(var)
     half = t95(dof) * se
-    return PairedDifference(diff, se, n, diff - half, diff + half, se_a ** 2, se_b ** 2, dof)
+    return PairedDifference(diff, se, n, diff - half, diff + half, se_a ** 2, se_b ** 2, dof,
+                            rho)
 
 
 def _satterthwaite(*parts: tuple[float, float]) -> float:
@@ -337,7 +346,7 @@ def _reduction_range(paired: PairedDifference, errors: tuple[RowError, RowError]
     Fisher's z over the paired batches, through ``(a^2 + b^2) / (a^2 + b^2 - 2 rho a b)``."""
     if not shared:
         return 1.0, 1.0  # no cards in common: exactly no gain
-    rho = paired.correlation
+    rho = paired.batch_correlation
     se_a, se_b = errors[0].se, errors[1].se
     if paired.batches < 4 or not math.isfinite(rho) or not (se_a > 0 and se_b > 0):
         return math.nan, math.nan
@@ -346,7 +355,8 @@ def _reduction_range(paired: PairedDifference, errors: tuple[RowError, RowError]
     total = se_a ** 2 + se_b ** 2
 
     def factor(r: float) -> float:
-        return total / max(total - 2 * r * se_a * se_b, (se_a - se_b) ** 2, 1e-300)
+        return total / min(max(total - 2 * r * se_a * se_b, (se_a - se_b) ** 2, 1e-300),
+                           (se_a + se_b) ** 2)
 
     return factor(math.tanh(centre - half)), factor(math.tanh(centre + half))
 
