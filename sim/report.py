@@ -400,6 +400,8 @@ def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame
         "note": paired["note"].fillna("") if "note" in paired else "",
     })
     title = f"each row minus its baseline, {paired['headline_basis'].iloc[0]}"
+    if shown["variance reduction"].str.endswith("?").any():
+        title += f" ({VRF_LEGEND.removeprefix('? ')}: marked ?)"
     tables = {title: shown}
     other = _other_basis(paired)
     if other is not None:
