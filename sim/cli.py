@@ -178,19 +178,21 @@ def _cmd_run(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else Path("reports") / exp.name
     folder = out_dir / checkpoints.CHUNK_DIR
     started = time.perf_counter()
+    result = None
     try:
         result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
                             backend=args.backend, scheduler=args.scheduler,
                             progress=False if args.quiet else None, force=args.force)
         seconds = time.perf_counter() - started
         frame = report.write_all(result, out_dir, seconds, args.jobs, charts=args.charts)
-    except KeyboardInterrupt:
-        store = checkpoints.CheckpointStore(out_dir, exp)
-        try:
-            store.load(repair=False)
-            kept = f"{store.done_chunks():,} of {checkpoints.total_chunks(exp):,} chunks kept"
-        except InputError:
-            kept = "finished chunks kept"
+    except KeyboardInterrupt as exc:
+        total = checkpoints.total_chunks(exp)
+        if isinstance(exc, runner.Interrupted):
+            kept = f"{exc.kept:,} of {total:,} chunks kept"
+        elif result is not None:  # while the report was written: every chunk is done
+            kept = "all chunks kept"
+        else:  # before the first chunk: what the folder held
+            kept = _kept_on_disk(out_dir, exp, total)
         raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
     from sim import compare
@@ -214,6 +216,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
         "report, summary and manifest (no charts)")
     print(f"\n{rounds:,} rounds in {seconds:.1f} s; {written} in {out_dir}/")
     return 0
+
+
+def _kept_on_disk(out_dir: Path, exp, total: int) -> str:
+    """How many chunks an interrupted run's folder keeps, in words."""
+    from sim import checkpoints
+
+    store = checkpoints.CheckpointStore(out_dir, exp)
+    try:
+        store.load(repair=False)
+    except InputError:
+        return "finished chunks kept"
+    return f"{store.done_chunks():,} of {total:,} chunks kept"
 
 
 def _number(value: float | None) -> float:

@@ -128,6 +128,16 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
         yield jobs if jobs > 1 else -1
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while chunks were being computed, with how many the run keeps: counted from the
+    store in memory, since reading the folder again to count them took seconds for a large
+    grid, between the Ctrl-C and its line."""
+
+    def __init__(self, kept: int) -> None:
+        super().__init__()
+        self.kept = kept
+
+
 def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
         force: bool = False) -> RunResult:
@@ -139,7 +149,8 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
     Raises:
         InputError: a backend that cannot be used, an unreachable scheduler, an output folder
             that cannot be written or that holds another run (see :mod:`sim.run_folder`).
-        KeyboardInterrupt: after Ctrl-C; the finished chunks stay on disk for ``--resume``.
+        KeyboardInterrupt: after Ctrl-C; the finished chunks stay on disk for ``--resume``
+            (:class:`Interrupted`, with their count, once chunks are being computed).
     """
     check_backend(backend, scheduler)
     with _backend(backend, scheduler, jobs) as n_jobs:
@@ -166,10 +177,13 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
             # The (reusable) worker processes, deaf to Ctrl-C, perhaps started early by the
             # command line (sim.workers); the run's own call below reuses them.
             workers.ready(n_jobs)
-        with bar:
-            # Chunks are kept as they finish, whatever their order; merging is by chunk index.
-            for chunk, stats_json in parallel(calls):
-                store.add(chunk, Stats.from_json(stats_json))
-                bar.update(chunk.rounds)
+        try:
+            with bar:
+                # Chunks are kept as they finish, whatever their order; merging is by index.
+                for chunk, stats_json in parallel(calls):
+                    store.add(chunk, Stats.from_json(stats_json))
+                    bar.update(chunk.rounds)
+        except KeyboardInterrupt:
+            raise Interrupted(store.done_chunks()) from None
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
     return RunResult.from_store(store, execution)

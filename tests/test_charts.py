@@ -175,3 +175,60 @@ def test_edges_without_outliers_keep_their_whole_range():
     low, high = fig.axes[0].get_xlim()
     assert low < 0 and high > 23.5 and not fig.axes[0].texts
     plt.close(fig)
+
+
+def _grid_report(a: int, b: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """A report of an a x b grid (units x ranks), its outcomes and its running estimates."""
+    rng = np.random.default_rng(1)
+    units, ranks = np.repeat(np.arange(1, a + 1), b), np.tile(np.arange(1, b + 1), a)
+    n = a * b
+    edge = 0.015 + 0.001 * ranks + rng.normal(0, 0.002, n)
+    names = [f"flat units={u} ranks={r}" for u, r in zip(units, ranks)]
+    frame = pd.DataFrame({
+        "game": "faro", "variant": "faro", "strategy": names, "units": units, "ranks": ranks,
+        "rounds": 2000, "edge_per_initial_bet": edge, "edge": edge, "edge_stderr": 0.01,
+        "edge_exact": 0.0152, "headline_basis": "per amount wagered", "note": "",
+        "stderr_source": "exact"})
+    dist = pd.DataFrame({"variant": "faro", "strategy": np.repeat(names, 3),
+                         "net": np.tile([-1.0, 0.0, 1.0], n), "count": 1,
+                         "probability": np.tile([0.4, 0.2, 0.4], n)})
+    conv = pd.DataFrame({"variant": "faro", "strategy": np.repeat(names, 2),
+                         "rounds": np.tile([1000, 2000], n), "edge": np.repeat(edge, 2),
+                         "stderr": 0.01})
+    conv["ci95_low"], conv["ci95_high"] = conv["edge"] - 0.02, conv["edge"] + 0.02
+    return frame, dist, conv
+
+
+def _pixels(fig) -> tuple[int, int]:
+    import io
+
+    from PIL import Image
+
+    return Image.open(io.BytesIO(charts.figure_bytes(fig, "png"))).size
+
+
+def test_the_charts_of_a_grid_of_thousands_of_rows_are_no_larger_than_of_a_few_hundred():
+    sizes = {}
+    for a, b in ((15, 12), (250, 12)):
+        frame, dist, conv = _grid_report(a, b)
+        outcomes, convergence = charts.outcome_chart(dist), charts.convergence_chart(conv, frame)
+        assert len([ax for ax in outcomes.axes if ax.get_visible()]) == charts.PANELS
+        assert len([ax for ax in convergence.axes if ax.get_visible()]) == charts.PANELS
+        assert f"12 of {a * b:,} strategies shown" in outcomes.get_suptitle()
+        assert f"12 of {a * b:,} rows shown" in convergence.get_suptitle()
+        assert "convergence.csv holds every one" in convergence.get_suptitle()
+        units_chart = charts.grid_chart(frame, "units")  # 12 series of ranks: a heat map
+        assert units_chart.axes[0].images
+        sizes[a * b] = [_pixels(fig) for fig in (charts.edge_chart(frame), outcomes,
+                                                 convergence, units_chart)]
+    assert sizes[3000] == sizes[180]
+    assert all(w <= 1700 and h <= 1500 for w, h in sizes[3000])
+
+
+def test_a_report_within_the_labelled_rows_keeps_a_line_per_row():
+    frame, _, _ = _grid_report(5, 4)
+    fig = charts.edge_chart(frame)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()][:2] == [
+        "flat units=1 ranks=1", "flat units=1 ranks=2"]
+    assert not charts.grid_chart(frame, "units").axes[0].images  # 4 series: lines
+    plt.close("all")

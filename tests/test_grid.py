@@ -154,3 +154,25 @@ def test_the_max_rows_flag_and_the_api_allow_a_larger_grid(tmp_path, capsys):
     assert len(api.load(path, max_rows=3).strategies) == 3
     with pytest.raises(InputError, match="more than the limit of 2"):
         api.load(path)
+
+
+def test_the_report_of_a_grid_of_a_hundred_rows_is_written_in_bounded_time(tmp_path):
+    # 200 rows took 65 s to report, all but 3 s drawing a panel or a labelled line per row.
+    # Processor time, not the clock's: the same on a busy machine.
+    import time
+
+    from PIL import Image
+
+    from sim import report, rundir
+
+    path = _file(tmp_path, BIG.replace("10_000", "100").replace("2_000", "20").replace(
+        "1_000", "10"))
+    out = tmp_path / "out"
+    api.run(path, out=out, charts=False)
+    result, info = rundir.load(out)
+    started = time.process_time()
+    report.write_outputs(result, out, {**info, "charts": True})
+    assert time.process_time() - started < 20
+    for name in ("edge.png", "outcomes.png", "convergence.png", "grid-units.png"):
+        width, height = Image.open(out / name).size
+        assert width <= 1700 and height <= 1500, name
