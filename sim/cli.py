@@ -11,13 +11,13 @@ import math
 import os
 import sys
 import textwrap
-import time
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from sim.errors import InputError
 from sim.interrupt import clean_interrupts
+from sim.timing import OUTPUTS, ROUNDS, SESSION_PLAY, Phases, since_process_start
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -177,14 +177,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     exp = experiment.load(args.file, overrides, rounds=_rounds(args.rounds))
     out_dir = Path(args.out) if args.out else Path("reports") / exp.name
     folder = out_dir / checkpoints.CHUNK_DIR
-    started = time.perf_counter()
+    phases = Phases()
     result = None
     try:
-        result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
-                            backend=args.backend, scheduler=args.scheduler,
-                            progress=False if args.quiet else None, force=args.force)
-        seconds = time.perf_counter() - started
-        frame = report.write_all(result, out_dir, seconds, args.jobs, charts=args.charts)
+        with phases.phase(ROUNDS):
+            result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
+                                backend=args.backend, scheduler=args.scheduler,
+                                progress=False if args.quiet else None, force=args.force)
+        with phases.phase(OUTPUTS):
+            frame = report.write_all(result, out_dir, phases.get(ROUNDS), args.jobs,
+                                     charts=args.charts, phases=phases)
     except KeyboardInterrupt as exc:
         total = checkpoints.total_chunks(exp)
         if isinstance(exc, runner.Interrupted):
@@ -207,15 +209,36 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     for line in games.get(exp.game).run_lines(frame):
         print(line)
+    session_rounds = 0
     if exp.session is not None:  # the [session] table: bankroll and risk of ruin
-        from sim.risk.report import short_table
+        from sim.risk.report import session_rounds_played, short_table
 
         print(short_table(out_dir))
-    rounds = int(frame["rounds"].sum())  # a row that met its target stopped early
-    written = "report, summary, manifest and charts" if args.charts else (
-        "report, summary and manifest (no charts)")
-    print(f"\n{rounds:,} rounds in {seconds:.1f} s; {written} in {out_dir}/")
+        session_rounds = session_rounds_played(out_dir)
+    print("\n" + _closing_line(int(frame["rounds"].sum()), result.resumed_rounds,
+                               session_rounds, phases, args.charts, out_dir))
     return 0
+
+
+def _closing_line(rounds: int, resumed: int, session_rounds: int, phases: Phases,
+                  charts: bool, out_dir: Path) -> str:
+    """What the command did and where its time went, from its process's start: the rounds
+    played now (and those read from saved chunks), the session rounds, the outputs."""
+    total = since_process_start()
+    session = phases.get(SESSION_PLAY)
+    outputs = phases.get(OUTPUTS) - session
+    played = f"{rounds - resumed:,} rounds played in {phases.get(ROUNDS):.1f} s"
+    if resumed:
+        played += f" ({resumed:,} more read from saved chunks)"
+    parts = [played]
+    if session_rounds:
+        parts.append(f"{session_rounds:,} session rounds in {session:.1f} s")
+    written = "report, summary, manifest and charts" if charts else (
+        "report, summary and manifest (no charts)")
+    parts.append(f"{written} in {outputs:.1f} s")
+    rest = total - phases.get(ROUNDS) - phases.get(OUTPUTS)
+    return (f"{total:.1f} s in all: {'; '.join(parts)}; {max(0.0, rest):.1f} s starting up "
+            f"and reading the experiment. Written to {out_dir}/")
 
 
 def _kept_on_disk(out_dir: Path, exp, total: int) -> str:

@@ -157,10 +157,7 @@ def _files_read(game: Any, variants: Sequence[VariantSpec], strategies: Sequence
     paths: set[Path] = set()
     for variant in variants:
         for rule in game.file_rules:
-            value = getattr(variant.rules, rule, "")
-            path = game.data_file(rule, value) if value else None
-            if path is not None:
-                paths.add(path)
+            paths.update(game.data_files(rule, getattr(variant.rules, rule, "")))
     for spec in strategies:
         paths.update(strategy_registry.files_read(game.name, spec.use, spec.params,
                                                    Path(spec.base_dir)))
@@ -302,7 +299,7 @@ def _variant(game: Any, chk: _Checker, name: str, base: Mapping[str, Any],
         raise chk.error(f"{path}.preset", str(UnknownName("preset", preset, game.presets)))
     for key in game.file_rules:
         # A file named in an experiment is found beside the experiment, from any folder.
-        if isinstance(merged.get(key), str):
+        if key in merged:
             merged[key] = game.locate(key, merged[key], base_dir)
     try:
         rules = game.make_rules(preset, merged)
@@ -461,10 +458,11 @@ def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -
         return list(overrides)  # reported when the file is validated
     fixed = []
     for text in overrides:
-        path, _ = parse_override(text)
+        path, parsed = parse_override(text)
         key, _, raw = text.partition("=")
         if path[-1] in game.file_rules and path[0] in ("rules", "variants"):
-            value = raw.strip().strip("\"'")
+            # A list (a bonus's games) as read; anything else as the text typed.
+            value = parsed if isinstance(parsed, list) else raw.strip().strip("\"'")
             text = f"{key}={json.dumps(game.locate(path[-1], value, Path.cwd()))}"
         fixed.append(text)
     return fixed

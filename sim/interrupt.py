@@ -119,3 +119,19 @@ def ignore_in_worker() -> None:
     if multiprocessing.parent_process() is not None and \
             threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def children_deaf_to_interrupts() -> Iterator[None]:
+    """Processes started within this block ignore SIGINT (they inherit it ignored, and Python
+    leaves an inherited ignored SIGINT alone): a local dask cluster's nannies and workers, to
+    which a terminal's Ctrl-C goes too, would each print a traceback of their own. The parent
+    is deaf only while they start, and stops them itself."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

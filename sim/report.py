@@ -30,6 +30,7 @@ from sim.run_folder import MANIFEST
 from sim.runner import RunResult
 from sim.stats import Z95, Stats, t95, z_score
 from sim.tabulate import path_columns
+from sim.timing import SESSION_PLAY, Phases
 
 CORE_COLUMNS = [
     "game", "variant", "strategy", "rounds", "mean_initial_stake", "mean_total_wagered",
@@ -467,7 +468,8 @@ def _terminal_notes(paired: pd.DataFrame, label: list[str], base: list[str]) -> 
     """Each distinct part of the comparisons' notes once; a part that names neither of its
     rows is said of the comparison it belongs to."""
     parts: dict[str, None] = {}
-    for note, row, against in zip(paired["note"].fillna("").astype(str), label, base):
+    notes = paired["note"].astype(object).fillna("").astype(str)  # all blank: float NaNs
+    for note, row, against in zip(notes, label, base):
         for part in (p for p in note.split("; ") if p):
             general = part.startswith(("only ", "one paired batch"))
             named = part.startswith((f"{row}:", f"{against}:"))
@@ -594,12 +596,13 @@ def _listed_files(out_dir: Path) -> set[str]:
 
 
 def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int,
-              charts: bool = True) -> pd.DataFrame:
+              charts: bool = True, phases: Phases | None = None) -> pd.DataFrame:
     """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts
     (unless ``charts`` is False), report.html and manifest.json into ``out_dir``; each file
-    appears whole or not at all."""
+    appears whole or not at all. ``phases``, if given, is told the time spent in session play
+    (a ``[session]``'s bankroll and risk)."""
     return write_outputs(result, out_dir, {"seconds": round(seconds, 3), "jobs": jobs,
-                                           "finished": _now(), "charts": charts})
+                                           "finished": _now(), "charts": charts}, phases)
 
 
 def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
@@ -614,8 +617,8 @@ def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
                                          "risk and z)")}
 
 
-def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
-                  ) -> pd.DataFrame:
+def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any],
+                  phases: Phases | None = None) -> pd.DataFrame:
     """Every output file of a run from its chunks. ``run_info`` holds what the chunks do not
     (``seconds``, ``jobs``, ``finished`` and anything else for the manifest), so that a
     rebuild from the saved chunks and the old manifest writes the same bytes. With
@@ -650,8 +653,9 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.risk.report import write_risk
 
-            risk, risk_svgs = write_risk(result.experiment, out_dir,
-                                         int(run_info.get("jobs", 1)), footer, draw)
+            with (phases or Phases()).phase(SESSION_PLAY):
+                risk, risk_svgs = write_risk(result.experiment, out_dir,
+                                             int(run_info.get("jobs", 1)), footer, draw)
             sections["Bankroll and risk"] = risk_section(risk)
             svgs += risk_svgs
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,

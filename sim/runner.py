@@ -11,7 +11,9 @@ memory and the checkpoints stay bounded whatever the number of rounds.
 from __future__ import annotations
 
 import json
+import logging
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from sim import games, workers
 from sim.checkpoints import CheckpointStore, Chunk
 from sim.errors import InputError, UnknownName
 from sim.experiment import Experiment, StrategySpec
+from sim.interrupt import children_deaf_to_interrupts
 from sim.rng import chunk_streams
 from sim.run_folder import open_run
 from sim.stats import BatchTotals, Stats
@@ -46,6 +49,7 @@ class RunResult:
     execution: dict[str, Any] = field(default_factory=dict)
     totals: dict[tuple[int, int], BatchTotals] = field(default_factory=dict)
     stopped: dict[tuple[int, int], bool] = field(default_factory=dict)  # met a target
+    resumed_rounds: int = 0  # of the rounds, how many this command read from saved chunks
 
     def merged(self, variant: int, strategy: int) -> Stats:
         return self.stats[(variant, strategy)]
@@ -115,8 +119,13 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
         raise InputError("--backend dask: dask.distributed is not installed "
                          "(pip install 'houseedge[cluster]')") from None
     try:
-        client = (Client(scheduler, timeout=SCHEDULER_TIMEOUT_SECONDS) if scheduler
-                  else Client(processes=True, n_workers=jobs if jobs > 0 else None))
+        if scheduler:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_SECONDS)
+        else:
+            with children_deaf_to_interrupts():
+                # Its workers' own log lines (tasks cancelled at Ctrl-C) are not the user's.
+                client = Client(processes=True, n_workers=jobs if jobs > 0 else None,
+                                silence_logs=logging.CRITICAL)
     except (OSError, TimeoutError) as exc:
         raise InputError(f"--scheduler {scheduler}: cannot reach the dask scheduler within "
                          f"{SCHEDULER_TIMEOUT_SECONDS} s ({type(exc).__name__})") from None
@@ -124,8 +133,25 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
         raise InputError(f"--scheduler {scheduler}: not a dask scheduler address ({exc}); "
                          "expected one such as tcp://HOST:8786") from None
     with client, parallel_config(backend="dask"):
-        # On a cluster every worker takes chunks; joblib's n_jobs=1 would run them here.
-        yield jobs if jobs > 1 else -1
+        try:
+            # On a cluster every worker takes chunks; joblib's n_jobs=1 would run them here.
+            yield jobs if jobs > 1 else -1
+        except KeyboardInterrupt:
+            if not scheduler:
+                _stop_local_workers()
+            raise
+
+
+def _stop_local_workers() -> None:
+    """After Ctrl-C, end this process's own dask workers at once: closed gently, each first
+    finishes the chunk it holds (a second or more between the Ctrl-C and its line), and the
+    chunks it would finish are not kept anyway."""
+    import multiprocessing
+
+    # What the cluster then logs of connections closed under it is the teardown, not news.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for child in multiprocessing.active_children():  # the local cluster's worker processes
+        child.kill()
 
 
 class Interrupted(KeyboardInterrupt):
@@ -136,6 +162,19 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, kept: int) -> None:
         super().__init__()
         self.kept = kept
+
+
+def _abandon(results: Any) -> None:
+    """Close joblib's generator of results after Ctrl-C, without its warning that some tasks
+    ran unused (a package path and a hint to tune the iterator, two lines between the user
+    and the one line saying what was kept)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*adjusting the input task iterator",
+                                category=UserWarning)
+        try:
+            results.close()
+        except (KeyboardInterrupt, Exception):  # a second Ctrl-C, a worker gone: abandoned
+            pass
 
 
 def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = False,
@@ -177,13 +216,17 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
             # The (reusable) worker processes, deaf to Ctrl-C, perhaps started early by the
             # command line (sim.workers); the run's own call below reuses them.
             workers.ready(n_jobs)
+        results = parallel(calls)
         try:
             with bar:
                 # Chunks are kept as they finish, whatever their order; merging is by index.
-                for chunk, stats_json in parallel(calls):
+                for chunk, stats_json in results:
                     store.add(chunk, Stats.from_json(stats_json))
                     bar.update(chunk.rounds)
         except KeyboardInterrupt:
+            _abandon(results)
             raise Interrupted(store.done_chunks()) from None
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
-    return RunResult.from_store(store, execution)
+    result = RunResult.from_store(store, execution)
+    result.resumed_rounds = done_rounds
+    return result

@@ -190,3 +190,48 @@ def test_a_small_run_end_to_end(tmp_path, capsys):
     report = pd.read_csv(tmp_path / "out" / "report.csv")
     assert report["z_vs_exact"].abs().max() < 4
     assert {"p_complete", "p_complete_se", "mean_cashout", "stderr_exact"} <= set(report)
+
+
+BESIDE = """
+name = "beside"
+game = "bonus"
+rounds = 400
+seed = 3
+chunk_rounds = 200
+[rules]
+preset = "seed"
+games = ["scratch:cards/half.toml"]
+[[strategies]]
+use = "flat"
+params = { stake = 1 }
+"""
+
+
+def _half_card(folder):
+    (folder / "cards").mkdir(parents=True)
+    (folder / "cards" / "half.toml").write_text(
+        "price = 1\n[[tiers]]\nprize = 2\nprobability = 0.45\n")
+
+
+def test_a_bonus_game_file_is_found_beside_the_experiment(tmp_path, monkeypatch, capsys):
+    from sim import experiment
+
+    here, there = tmp_path / "here", tmp_path / "there"
+    _half_card(here)
+    (here / "bonus.toml").write_text(BESIDE)
+    there.mkdir()
+    monkeypatch.chdir(there)  # run from another folder, as a user of the file would
+    exp = experiment.load(here / "bonus.toml")
+    assert exp.variants[0].rules.games[0] == f"scratch:{here / 'cards' / 'half.toml'}"
+    assert str(here / "cards" / "half.toml") in exp.files  # its content is in the fingerprint
+    assert main(["run", str(here / "bonus.toml"), "--out", str(there / "out"), "--quiet"]) == 0
+    # The same numbers from any checkout: the pack key names the file, not its folder.
+    from sim import games
+
+    key = games.get("bonus").pack_key(exp.variants[0].rules)
+    assert str(here) not in key and "scratch:half.toml" in key
+    # A game file named on the command line is found from the working folder.
+    _half_card(there)
+    exp = experiment.load(here / "bonus.toml",
+                          ['rules.games=["scratch:cards/half.toml"]'])
+    assert exp.variants[0].rules.games == (f"scratch:{there / 'cards' / 'half.toml'}",)

@@ -7,6 +7,7 @@ the whole group, workers included), after its checkpoint folder appears plus a d
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -89,6 +90,32 @@ def test_two_jobs(tmp_path):
     _assert_clean(code, err, ": ")
 
 
+@pytest.mark.parametrize("backend", [["--jobs", "2"], ["--backend", "dask", "--jobs", "2"]],
+                         ids=["loky", "local-dask"])
+def test_parallel_ctrl_c_is_one_line_within_a_second(tmp_path, backend):
+    """Tried thrice at different moments: no joblib warning of tasks run unused, no
+    traceback or log line of a dask worker or nanny, only the line saying what was kept."""
+    for attempt, delay in enumerate((0.3, 1.1, 2.2)):
+        out = tmp_path / f"out{attempt}"
+        proc = _start(["run", FARO, "--out", str(out), "--quiet", "--rounds", "3000000",
+                       *backend])
+        deadline = time.monotonic() + 120
+        while not (out / "chunks" / "run.json").exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        first = proc.stderr.readline()
+        seconds = time.monotonic() - sent
+        _, rest = proc.communicate(timeout=120)
+        assert proc.returncode == 130
+        assert first.startswith("houseedge: interrupted: ") and "chunks kept" in first, first
+        assert rest == "", first + rest
+        assert seconds < 1.0, f"the line came {seconds:.2f} s after Ctrl-C"
+
+
 def _worker_pid() -> int:
     time.sleep(0.1)  # long enough that every worker takes some of the tasks
     return os.getpid()
@@ -129,7 +156,7 @@ def test_exact_computation_in_progress():
     _assert_clean(code, err, "")
 
 
-def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
+def test_interrupted_then_resumed_equals_uninterrupted(tmp_path, capsys):
     small = ["--rounds", "300000", "chunk_rounds=5000"]
     assert main(["run", FARO, "--out", str(tmp_path / "full"), "--quiet", "--no-charts",
                  *small]) == 0
@@ -137,10 +164,18 @@ def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     proc = _start(["run", FARO, "--out", str(out), "--quiet", *small])
     code, err = _interrupt(proc, out / "chunks" / "run.json", 0.3)
     _assert_clean(code, err, ": ")
+    capsys.readouterr()
     assert main(["run", FARO, "--out", str(out), "--quiet", "--resume", "--no-charts",
                  *small]) == 0
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "full" / "report.csv"),
                                   pd.read_csv(out / "report.csv"))
+    # The closing line counts what this command played and what it read from saved chunks.
+    closing = capsys.readouterr().out.strip().splitlines()[-1]
+    played, resumed = re.search(r"in all: ([\d,]+) rounds played in [\d.]+ s \(([\d,]+) more "
+                                r"read from saved chunks\)", closing).groups()
+    total = int(pd.read_csv(out / "report.csv")["rounds"].sum())
+    assert int(played.replace(",", "")) + int(resumed.replace(",", "")) == total
+    assert int(resumed.replace(",", "")) > 0
 
 
 def _frame_of(function: str, filename: str):

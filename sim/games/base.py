@@ -151,19 +151,25 @@ class Game(ABC, Generic[RulesT, TableT]):
     check_rounds: int = 2  # rounds the reference path plays to check a strategy
     fast_path: str = KERNEL  # what the report's path column calls the fast path ("numpy")
 
-    def locate(self, rule: str, value: str, base_dir: Path) -> str:
+    def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
 
         A relative path is taken from the experiment file's folder, so an experiment runs the
-        same from any working directory; ``""`` (no file) stays as it is.
+        same from any working directory; ``""`` (no file) and a value that is no path stay as
+        they are.
         """
-        if not value or Path(value).expanduser().is_absolute():
+        if not isinstance(value, str) or not value or Path(value).expanduser().is_absolute():
             return value
         return str(base_dir / value)
 
-    def data_file(self, rule: str, value: str) -> Path | None:
-        """The file whose content ``rule = value`` reads (for a run's fingerprint), or None."""
-        return Path(value).expanduser() if value else None
+    def data_files(self, rule: str, value: Any) -> list[Path]:
+        """The files whose content ``rule = value`` reads (for a run's fingerprint)."""
+        return [Path(value).expanduser()] if isinstance(value, str) and value else []
+
+    def portable(self, rule: str, value: Any) -> Any:
+        """``rule = value`` as the pack key counts it: a file by its name, not its folder, so
+        that a run gives the same numbers from any checkout."""
+        return Path(value).name if isinstance(value, str) else value
 
     def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> RulesT:
         """The rules of ``preset`` with ``overrides`` applied (validated by the rules type).
@@ -193,13 +199,13 @@ class Game(ABC, Generic[RulesT, TableT]):
     def pack_key(self, rules: Any) -> str:
         """What decides the cards a variant deals: variants with the same key share their
         shuffles (common random numbers). By default all the rules, so variants differ; a
-        game names the fields that decide its pack. A rule naming a file counts by the file's
-        name, not its folder, so a run gives the same numbers from any checkout."""
+        game names the fields that decide its pack. A rule naming a file counts as
+        :meth:`portable` gives it."""
         values = []
         for f in dataclasses.fields(rules):
             value = getattr(rules, f.name)
-            if f.name in self.file_rules and isinstance(value, str):
-                value = Path(value).name
+            if f.name in self.file_rules:
+                value = self.portable(f.name, value)
             values.append(f"{f.name}={value!r}")
         return f"{type(rules).__name__}({', '.join(values)})"
 

@@ -196,3 +196,10 @@ def short_table(out_dir: Path) -> str:
             f"{100 * r['p_ruin']:>10.3f}{se:>8}{'' if math.isnan(z) else f'{z:+.2f}':>7}"
             f"{_fmt(100 * r['p_ahead']):>12}{_fmt(r['q50']):>9}{_fmt(r[risk_col]):>10}")
     return "\n".join(lines)
+
+
+def session_rounds_played(out_dir: Path) -> int:
+    """The rounds the Monte Carlo sessions of ``risk.csv`` played, all rows together."""
+    frame = pd.read_csv(out_dir / "risk.csv")
+    mc = frame[frame["method"] == "mc"]
+    return int(round((mc["sessions"] * mc["mean_rounds_played"]).sum()))

@@ -10,11 +10,13 @@ simulated players: :mod:`.walk`; the operator's view: :mod:`.operator`; charts:
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sim import games
 from sim.errors import InputError
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
@@ -28,6 +30,7 @@ from sim.games.bonus.terms import (
     BonusView,
     PlayedGame,
     played_game,
+    scratch_table,
 )
 from sim.games.bonus.value import policy_value, table_of
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
@@ -66,6 +69,7 @@ class BonusGame(Game[BonusRules, PolicyTable]):
     rules_type = BonusRules
     presets = PRESETS
     printed_tables = ("bets", "claims")
+    file_rules = ("games",)  # a scratch card's prize table: scratch:<file>
     flat_stakes_only = ("progression: stakes are set by the bonus policy (its params); "
                         "stake progressions do not apply (leave progression out)")
 
@@ -87,7 +91,30 @@ class BonusGame(Game[BonusRules, PolicyTable]):
     def pack_key(self, rules: BonusRules) -> str:
         """What decides the spins: the games played (a uniform per bet picks the outcome of
         the game bet on), so terms that differ only in wagering, caps or match share them."""
-        return f"games={rules.games}"
+        return f"games={self.portable('games', rules.games)}"
+
+    def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
+        """Each ``scratch:<file>`` of the games with its prize table found beside the
+        experiment (a shipped table's name and the other games stay as they are)."""
+        if isinstance(value, (list, tuple)):
+            return [self.locate(rule, spec, base_dir) for spec in value]
+        table = scratch_table(value)
+        if table is None:
+            return value
+        return "scratch:" + games.get("scratchcard").locate("table", table, base_dir)
+
+    def data_files(self, rule: str, value: Any) -> list[Path]:
+        specs = (value,) if isinstance(value, str) else tuple(value)
+        scratch = games.get("scratchcard")
+        return [path for spec in specs if (table := scratch_table(spec)) is not None
+                for path in scratch.data_files("table", table)]
+
+    def portable(self, rule: str, value: Any) -> Any:
+        """The games with each prize table by its file's name, not its folder."""
+        specs = (value,) if isinstance(value, str) else tuple(value)
+        scratch = games.get("scratchcard")
+        return tuple(spec if (table := scratch_table(spec)) is None
+                     else "scratch:" + scratch.portable("table", table) for spec in specs)
 
     def tabulate(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
         """A plain-Python policy that does not read the balance, as a table

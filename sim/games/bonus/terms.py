@@ -85,6 +85,13 @@ class PlayedGame:
         return reduce(_lcm, (r.denominator for r in self.returns), 1)
 
 
+def scratch_table(spec: object) -> str | None:
+    """The prize table of a ``scratch:<table>`` game (a shipped name or a file), else None."""
+    if isinstance(spec, str) and spec.startswith("scratch:") and spec != "scratch:":
+        return spec.removeprefix("scratch:")
+    return None
+
+
 @lru_cache(maxsize=64)
 def played_game(spec: str) -> PlayedGame:
     """The game named by ``spec``.

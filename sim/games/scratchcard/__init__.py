@@ -101,18 +101,18 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     flat_stakes_only = ("progression: a scratchcard's stake is its ticket price; stake "
                         "progressions do not apply (leave progression out)")
 
-    def locate(self, rule: str, value: str, base_dir: Path) -> str:
+    def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """Shipped names (a table's name, ``claims = "shipped"``) stay as they are; a file,
         with its optional ``#Game`` suffix, is found beside the experiment."""
-        if value in SHIPPED or value == "shipped":
+        if not isinstance(value, str) or value in SHIPPED or value == "shipped":
             return value
         file, hash_, game = value.partition("#")
         return super().locate(rule, file, base_dir) + hash_ + game
 
-    def data_file(self, rule: str, value: str) -> Path | None:
+    def data_files(self, rule: str, value: str) -> list[Path]:
         if value == "shipped":
-            return DATA_DIR / CLAIMS_FILE
-        return split_spec(value)[0] if value else None
+            return [DATA_DIR / CLAIMS_FILE]
+        return [split_spec(value)[0]] if value else []
     printed_tables = ("bets", "tickets", "claims")
 
     def simulate_table(self, rules: ScratchRules, table: ScratchPlan,
