@@ -117,7 +117,7 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
     With ``errors`` (each row's own error as its report gives it) the error is never below
     ``|se_A - se_B|``, what the rows' own errors allow whatever their correlation; rows that
     share no cards (``shared`` False) are independent, ``sqrt(se_A^2 + se_B^2)``; and where
-    both errors are exact, the variance is at least ``se_A^2 + se_B^2 - 2 rho se_A se_B``
+    both errors are exact, the variance is ``se_A^2 + se_B^2 - 2 rho se_A se_B``
     with only the correlation ``rho`` taken from the batches: a handful of batches that
     missed a rare large prize understate each row's spread, but not their correlation.
     Without ``errors`` the batches alone give it (batch means on the per-batch differences).
@@ -168,16 +168,15 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
         var = min(var, (se_a + se_b) ** 2)
     if errors[0].exact and errors[1].exact and n >= MIN_BATCHES and math.isfinite(rho):
         # Exact SDs: the batches may have missed a rare large outcome that the SDs count,
-        # so the variance is also taken from them, with the correlation alone from the
-        # batches (two batches always correlate perfectly: not below MIN_BATCHES); the
-        # larger of the two stands.
+        # so the variance is taken from them, with the correlation alone from the batches
+        # (two batches always correlate perfectly: not below MIN_BATCHES). Not the larger
+        # of this and the batches' own: that would count the batches' luck twice and cover
+        # more than 95% (97.6% over 400 seeds of bonus rows, 95.6% with this alone).
         cross = 2 * rho * se_a * se_b
-        composite = max(se_a ** 2 + se_b ** 2 - cross, (se_a - se_b) ** 2)
-        if composite > var:
-            # Satterthwaite, with var(rho-hat) ~ (1 - rho^2)^2 / (n - 1).
-            spread = 4 * (se_a * se_b) ** 2 * (1 - rho * rho) ** 2 / (n - 1)
-            var = composite
-            dof = max(n - 1.0, 2 * var * var / spread if spread > 0 else math.inf)
+        var = max(se_a ** 2 + se_b ** 2 - cross, (se_a - se_b) ** 2)
+        # Satterthwaite, with var(rho-hat) ~ (1 - rho^2)^2 / (n - 1).
+        spread = 4 * (se_a * se_b) ** 2 * (1 - rho * rho) ** 2 / (n - 1)
+        dof = max(n - 1.0, 2 * var * var / spread if spread > 0 else math.inf)
     se = math.sqrt(var)
     half = t95(dof) * se
     return PairedDifference(diff, se, n, diff - half, diff + half, se_a ** 2, se_b ** 2, dof,
