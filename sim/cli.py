@@ -174,7 +174,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.jobs == 0 or args.jobs < -1:
         raise InputError(f"--jobs: expected a positive number or -1, got {args.jobs}")
     runner.check_backend(args.backend, args.scheduler)
-    exp = experiment.load(args.file, overrides, rounds=_rounds(args.rounds))
+    # A local run compiles its game's kernel on another core while it reads the experiment.
+    from sim import warm
+
+    exp = experiment.load(args.file, overrides, rounds=_rounds(args.rounds),
+                          on_game=warm.start if args.scheduler is None else None)
     out_dir = Path(args.out) if args.out else Path("reports") / exp.name
     folder = out_dir / checkpoints.CHUNK_DIR
     phases = Phases()

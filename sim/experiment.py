@@ -35,7 +35,7 @@ import copy
 import hashlib
 import json
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -358,11 +358,14 @@ def _strategy(game: Any, chk: _Checker, entry: Any, index: int, base_dir: Path,
 
 
 def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
-              rounds: int | None = None) -> Experiment:
+              rounds: int | None = None, on_game: Callable[[str], Any] | None = None
+              ) -> Experiment:
     """Validate a parsed experiment; ``source`` names it in messages.
 
     ``rounds`` (the command line's ``--rounds``) sets every row's count, a strategy's own
     ``rounds`` included; without it a strategy's own ``rounds`` wins over the file's.
+    ``on_game`` is called with the game's name as soon as it is known, before the rows
+    are checked (the command line compiles the game's kernel meanwhile: :mod:`sim.warm`).
     """
     chk = _Checker(source)
     chk.unknown(data, TOP_KEYS, "")
@@ -371,6 +374,8 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         game = games.get(game_name)
     except UnknownName as exc:
         raise chk.error("game", str(exc)) from None
+    if on_game is not None:
+        on_game(game_name)
     from sim import compare, grid
 
     if rounds is not None:
@@ -468,9 +473,10 @@ def _from_working_directory(data: Mapping[str, Any], overrides: Sequence[str]) -
     return fixed
 
 
-def load(path: str | Path, overrides: Sequence[str] = (), rounds: int | None = None
-         ) -> Experiment:
-    """Read, override and validate an experiment file (``rounds``: see :func:`from_dict`)."""
+def load(path: str | Path, overrides: Sequence[str] = (), rounds: int | None = None,
+         on_game: Callable[[str], Any] | None = None) -> Experiment:
+    """Read, override and validate an experiment file (``rounds``, ``on_game``: see
+    :func:`from_dict`)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no statement
@@ -491,4 +497,4 @@ def load(path: str | Path, overrides: Sequence[str] = (), rounds: int | None = N
         data = apply_overrides(data, _from_working_directory(data, overrides))
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
-    return from_dict(data, str(path), path.parent.resolve(), rounds)
+    return from_dict(data, str(path), path.parent.resolve(), rounds, on_game)

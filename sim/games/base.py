@@ -258,6 +258,12 @@ class Game(ABC, Generic[RulesT, TableT]):
             return self.simulate_table(rules, table, progression, rounds, seed)
         return self.simulate_reference(rules, strategy, progression, rounds, seed)
 
+    def warm_up(self) -> None:
+        """Compile the kernel :meth:`simulate_table` runs (a few rounds of any rules will
+        do, where one compiled specialization serves every experiment), so that it is in
+        numba's cache: :mod:`sim.warm` calls it in a process of its own while a first run
+        reads its experiment. Games whose kernel compiles in a second or two leave it out."""
+
     def simulate_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec,
                        rounds: int, seed: np.random.SeedSequence) -> Stats:
         """Play ``rounds`` rounds of a table on the kernel."""

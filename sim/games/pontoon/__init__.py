@@ -122,6 +122,15 @@ class PontoonGame(Game[PontoonRules, Tables]):
         return simulate_tables(rules, *table, rounds, kernel_state(seed),
                                self.batch_rounds(rules))
 
+    def warm_up(self) -> None:
+        # The kernel alone: the exact recursions share their helpers with those a run
+        # compiles first (the walk of a deal), so compiled beside them they gain nothing.
+        from sim.games.pontoon.kernel import simulate_tables
+
+        rules = PontoonRules()
+        simulate_tables(rules, PlayerTable.threshold(rules), BankerTable.stand_on(), 10,
+                        kernel_state(np.random.SeedSequence(0)), self.batch_rounds(rules))
+
     def simulate_reference(self, rules: PontoonRules, strategy: Any,
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
