@@ -42,7 +42,7 @@ from sim.games.bridge.scoring import (
     score_contract,
 )
 from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = [
@@ -105,16 +105,16 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
         """Play on the reference path: ``decide(view, rng)`` is asked on every deal."""
-        rng = generator(seed)
+        deals, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
         table = self.table_of(rules, strategy)
         if table is not None and table.line == "survey":
-            return survey_reference(rounds, rng)
+            return survey_reference(rounds, deals)
         scores = scores_by_tricks(rules)
         view = view_of(rules)
         decide = getattr(strategy, "decide", strategy)  # a plain function is a strategy too
         stats = Stats()
         for _ in range(rounds):
-            west, queen_west = west_holding(rng, rules.missing)
+            west, queen_west = west_holding(deals, rules.missing)
             line = _check_line(decide(view, rng), strategy)
             won = line_wins(line, rules.missing, west, queen_west)
             tricks = rules.sure_tricks + int(won)

@@ -56,7 +56,7 @@ from sim.games.cribbage.rules import PRESETS, CribbageRules, CribbageView
 from sim.games.cribbage.score import card_names, parse_cards, show_breakdown, show_score
 from sim.games.cribbage.statistics import one_in, source_statistics
 from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = [
@@ -144,10 +144,10 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
         """Play ``rounds`` deals on the reference path (any Python strategy)."""
-        rng = generator(seed)
+        deals, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
         stats = Stats()
         for _ in range(rounds):
-            cards = rng.choice(52, size=rules.cards_used, replace=False)
+            cards = deals.choice(52, size=rules.cards_used, replace=False)
             deal = play_deal(cards, rules, strategy, rng)
             stats.add_round(float(deal.seat_points(rules)), 0.0, 0.0, _counters(deal, rules))
         return stats

@@ -28,7 +28,7 @@ from sim.games.newmarket.rules import (
     NewmarketView,
 )
 from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = ["GAME", "POLICY_NAMES", "NewmarketGame", "NewmarketRules", "NewmarketTable",
@@ -87,9 +87,9 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
         """Rounds on the reference path (any Python strategy)."""
-        rng = generator(seed)
-        player = ReferenceRound(rules, strategy, rng)
-        orders = _orders(rng)
+        # The strategy's own generator: a strategy that draws moves no card.
+        player = ReferenceRound(rules, strategy, strategy_generator(seed))
+        orders = _orders(generator(seed))
         stats = Stats()
         for _ in range(rounds):
             nets, paid, counters = player.play(orders)

@@ -33,7 +33,7 @@ from sim.games.piquet.rules import (
     PiquetView,
 )
 from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state
+from sim.rng import generator, kernel_state, strategy_generator
 from sim.stats import Stats
 
 __all__ = ["GAME", "POLICIES", "ExchangePolicy", "PiquetGame", "PiquetRules", "PiquetTable",
@@ -68,11 +68,11 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
                            progression: ProgressionSpec, rounds: int,
                            seed: np.random.SeedSequence) -> Stats:
         """Deals on the reference path (any Python strategy)."""
-        rng = generator(seed)
+        cards, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
         self.table_of(rules, strategy)  # a table strategy learns the rules' set rank
         stats = Stats()
         for _ in range(rounds):
-            net, counters = play_reference(rng.permutation(32), rules, strategy, rng)
+            net, counters = play_reference(cards.permutation(32), rules, strategy, rng)
             stats.add_round(net, 0.0, 0.0, counters)
         return stats
 
