@@ -10,6 +10,7 @@ memory and the checkpoints stay bounded whatever the number of rounds.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sys
@@ -127,11 +128,19 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
                 client = Client(processes=True, n_workers=jobs if jobs > 0 else None,
                                 silence_logs=logging.CRITICAL)
     except (OSError, TimeoutError) as exc:
-        raise InputError(f"--scheduler {scheduler}: cannot reach the dask scheduler within "
-                         f"{SCHEDULER_TIMEOUT_SECONDS} s ({type(exc).__name__})") from None
+        refusal = (f"--scheduler {scheduler}: cannot reach the dask scheduler within "
+                   f"{SCHEDULER_TIMEOUT_SECONDS} s ({type(exc).__name__})")
     except ValueError as exc:  # dask.distributed cannot parse the address
-        raise InputError(f"--scheduler {scheduler}: not a dask scheduler address ({exc}); "
-                         "expected one such as tcp://HOST:8786") from None
+        refusal = (f"--scheduler {scheduler}: not a dask scheduler address ({exc}); "
+                   "expected one such as tcp://HOST:8786")
+    else:
+        refusal = None
+    if refusal is not None:
+        # The client that failed to start is closed by its finalizer: collected here, not
+        # inside the start of a later client of this process, where closing it deadlocks
+        # distributed's event loop (both wait on the loop's lock).
+        gc.collect()
+        raise InputError(refusal)
     with client, parallel_config(backend="dask"):
         try:
             # On a cluster every worker takes chunks; joblib's n_jobs=1 would run them here.

@@ -82,7 +82,8 @@ def test_the_warm_up_process_leaves_the_kernel_compiled_in_the_cache(cache):
 
 
 def test_a_command_line_run_warms_its_game_up_in_the_background(monkeypatch, tmp_path):
-    from sim import cli
+    from sim import cli, runner
+    from sim.errors import InputError
 
     started = []
     monkeypatch.setattr(warm, "start", started.append)
@@ -90,7 +91,12 @@ def test_a_command_line_run_warms_its_game_up_in_the_background(monkeypatch, tmp
                      "--out", str(tmp_path / "out"), "--quiet", "--no-charts"]) == 0
     assert started == ["faro"]
     started.clear()
+
+    def refuse(*args, **kwargs):
+        raise InputError("the run is not the point here")
+
+    monkeypatch.setattr(runner, "run", refuse)
     assert cli.main(["run", str(ROOT / "experiments" / "faro.toml"), "--rounds", "2000",
                      "--out", str(tmp_path / "out"), "--quiet", "--no-charts", "--force",
-                     "--backend", "dask", "--scheduler", "nonsense://x"]) == 2
+                     "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786"]) == 2
     assert started == []  # a cluster's workers compile where they run
