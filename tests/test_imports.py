@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("games", ("sim.games",)),
     ("strategies", ("strategies",)),
     ("engine", ("sim.experiment", "sim.compare", "sim.checkpoints",
-                "sim.run_folder", "sim.workers", "sim.runner", "sim.risk")),
+                "sim.run_folder", "sim.workers", "sim.warm", "sim.runner", "sim.risk")),
     ("outputs", ("sim.report", "sim.html", "sim.rundir", "sim.exact_report", "sim.bench",
                  "sim.rulesdoc", "sim.studies")),
     ("interface", ("sim.api", "sim.cli", "sim.__main__")),
