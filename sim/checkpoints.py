@@ -15,6 +15,11 @@ chunk: the prefix then records ``stopped``, and chunks computed beyond it are dr
 rows of a target's group are merged in lockstep, chunk index by chunk index, so the decision
 at each chunk count sees the same merged chunks however the chunks were scheduled.
 
+A run with a ``[session]`` table also plays its sessions in chunks (:mod:`sim.session_play`),
+kept the same way: per pair, ``v0-s1-sessions.json`` holds the histogram grid of the pair's
+sessions and the merged prefix of their chunks, and ``v0-s1-k3.json`` a session chunk finished
+ahead of its turn.
+
 ``run.json`` records what the chunks are of (:meth:`sim.experiment.Experiment.identity`): the
 resolved experiment, the content of every file it reads and the engine's version. A run is
 resumed only by the same identity, and a refusal names what changed.
@@ -36,11 +41,12 @@ from typing import Any
 from sim.errors import InputError
 from sim.experiment import Experiment
 from sim.files import write_atomic
+from sim.risk.montecarlo import Grid, SessionStats
 from sim.stats import SUM_FIELDS, BatchTotals, Stats
 
 CHUNK_DIR = "chunks"
 RUN_FILE = "run.json"
-FORMAT = 3
+FORMAT = 4  # 4: session play is checkpointed
 
 # Chunk counts at which the running estimate is kept: every count up to 16, then 16 a decade.
 TRACE_COUNTS = frozenset(range(1, 17)) | frozenset(
@@ -69,6 +75,35 @@ class Chunk:
         return self.variant, self.strategy
 
 
+@dataclass(frozen=True)
+class SessionChunk:
+    """One unit of session play: chunk ``index`` of the sessions of (``variant``,
+    ``strategy``), of ``sessions`` sessions."""
+
+    variant: int
+    strategy: int
+    index: int
+    sessions: int
+
+    @property
+    def pair(self) -> tuple[int, int]:
+        return self.variant, self.strategy
+
+
+def session_chunk_count(experiment: Experiment) -> int:
+    """Session chunks of each pair (none without a ``[session]`` table)."""
+    spec = experiment.session
+    return 0 if spec is None else -(-spec.sessions // spec.chunk_sessions)
+
+
+def session_chunk_of(experiment: Experiment, pair: tuple[int, int], index: int
+                     ) -> SessionChunk:
+    spec = experiment.session
+    assert spec is not None
+    return SessionChunk(pair[0], pair[1], index,
+                        min(spec.chunk_sessions, spec.sessions - index * spec.chunk_sessions))
+
+
 def pair_rounds(experiment: Experiment, strategy: int) -> int:
     """Rounds of each pair with this strategy (a strategy may set its own count)."""
     spec = experiment.strategies[strategy]
@@ -91,7 +126,9 @@ def chunk_of(experiment: Experiment, pair: tuple[int, int], index: int) -> Chunk
 
 
 def total_chunks(experiment: Experiment) -> int:
-    return sum(chunk_count(experiment, s) for _, s in pairs(experiment))
+    """Every chunk of the run: its rounds' and its sessions'."""
+    return sum(chunk_count(experiment, s) + session_chunk_count(experiment)
+               for _, s in pairs(experiment))
 
 
 def _read_json(path: Path) -> Any:
@@ -142,6 +179,28 @@ class PairProgress:
                 "totals": self.totals.to_json(), "stopped": self.stopped}
 
 
+@dataclass
+class SessionProgress:
+    """The grid of one pair's sessions, the merged prefix of their chunks and the chunks
+    finished beyond it."""
+
+    grid: Grid | None = None
+    chunks: int = 0
+    stats: SessionStats | None = None
+    ahead: dict[int, SessionStats] = field(default_factory=dict)
+
+    def take(self, keep_paths: int) -> None:
+        """Merge the next chunk (which must be ahead) into the prefix."""
+        chunk = self.ahead.pop(self.chunks)
+        self.stats = chunk if self.stats is None else self.stats.merge(chunk, keep_paths)
+        self.chunks += 1
+
+    def to_json(self) -> dict[str, Any]:
+        assert self.grid is not None
+        return {"grid": self.grid.to_json(), "chunks": self.chunks,
+                "stats": None if self.stats is None else self.stats.to_json()}
+
+
 class _NoTarget:
     """Every pair runs all its chunks (no target precision)."""
 
@@ -174,6 +233,8 @@ class CheckpointStore:
             rule = target_rule(experiment) or _NoTarget(pairs(experiment))
         self.rule = rule
         self.group_of = {p: group for group in self.rule.groups for p in group}
+        self.sessions = ({p: SessionProgress() for p in pairs(experiment)}
+                         if experiment.session is not None else {})
         for pair in getattr(rule, "not_offered", ()):  # nothing to play for
             self.progress[pair].stopped = True
 
@@ -224,6 +285,14 @@ class CheckpointStore:
     def _chunk_name(pair: tuple[int, int], index: int) -> str:
         return f"v{pair[0]}-s{pair[1]}-c{index}.json"
 
+    @staticmethod
+    def _sessions_name(pair: tuple[int, int]) -> str:
+        return f"v{pair[0]}-s{pair[1]}-sessions.json"
+
+    @staticmethod
+    def _session_chunk_name(pair: tuple[int, int], index: int) -> str:
+        return f"v{pair[0]}-s{pair[1]}-k{index}.json"
+
     # -------------------------------------------------------------- writing
     def start(self) -> None:
         """Begin an empty run: the folder with its ``run.json`` and nothing else."""
@@ -258,6 +327,55 @@ class CheckpointStore:
         for index in self.progress[pair].ahead:
             (self.folder / self._chunk_name(pair, index)).unlink(missing_ok=True)
         self.progress[pair].ahead.clear()
+
+    def set_grid(self, pair: tuple[int, int], grid: Grid) -> None:
+        """Fix the histogram grid of a pair's sessions, before its first session chunk."""
+        self.sessions[pair].grid = grid
+        self._write_sessions(pair)
+
+    def _write_sessions(self, pair: tuple[int, int]) -> None:
+        write_atomic(self.folder / self._sessions_name(pair),
+                     json.dumps(self.sessions[pair].to_json()))
+
+    def add_sessions(self, chunk: SessionChunk, stats: SessionStats) -> None:
+        """Keep a finished session chunk: merged into its pair's prefix if it is next, else
+        beside it."""
+        progress = self.sessions[chunk.pair]
+        if chunk.index < progress.chunks or chunk.index in progress.ahead:
+            return  # kept already (recomputed after a crash)
+        progress.ahead[chunk.index] = stats
+        if chunk.index != progress.chunks:
+            write_atomic(self.folder / self._session_chunk_name(chunk.pair, chunk.index),
+                         json.dumps(stats.to_json()))
+            return
+        taken = self._absorb_sessions(chunk.pair)
+        self._write_sessions(chunk.pair)
+        for index in taken:  # only after the prefix holds them, as for the rounds
+            (self.folder / self._session_chunk_name(chunk.pair, index)).unlink(missing_ok=True)
+
+    def _absorb_sessions(self, pair: tuple[int, int]) -> list[int]:
+        """Merge every session chunk that now follows the pair's prefix; their indices."""
+        progress = self.sessions[pair]
+        assert self.experiment.session is not None
+        taken = []
+        while progress.chunks in progress.ahead:
+            taken.append(progress.chunks)
+            progress.take(self.experiment.session.sample_paths)
+        return taken
+
+    def sessions_done(self, pair: tuple[int, int]) -> bool:
+        return self.sessions[pair].chunks >= session_chunk_count(self.experiment)
+
+    def session_todo(self) -> Iterator[SessionChunk]:
+        """The session chunks still to play, pair by pair in chunk order."""
+        for pair, progress in self.sessions.items():
+            for index in range(progress.chunks, session_chunk_count(self.experiment)):
+                if index not in progress.ahead:
+                    yield session_chunk_of(self.experiment, pair, index)
+
+    def session_stats(self) -> dict[tuple[int, int], SessionStats]:
+        """The merged sessions of every pair (a finished run's)."""
+        return {pair: p.stats for pair, p in self.sessions.items() if p.stats is not None}
 
     # -------------------------------------------------------------- reading
     def load(self, repair: bool) -> list[str]:
@@ -306,7 +424,85 @@ class CheckpointStore:
                     notes.append(f"{exc}; that chunk is computed again")
         for pair in self.progress:
             self._absorb(pair)
+        notes += self._load_sessions(repair)
         return notes
+
+    def _load_sessions(self, repair: bool) -> list[str]:
+        """Read each pair's session grid, prefix and the session chunks beside it."""
+        notes: list[str] = []
+        loose: dict[str, list[Path]] = {}
+        if self.sessions:
+            for path in self.folder.glob("v*-s*-k*.json"):
+                loose.setdefault(path.name.rpartition("-k")[0], []).append(path)
+        for pair in self.sessions:
+            try:
+                self._load_session_prefix(pair)
+            except CorruptCheckpoint as exc:
+                if not repair:
+                    raise
+                exc.path.unlink(missing_ok=True)
+                self.sessions[pair] = SessionProgress()
+                notes.append(f"{exc}; its session chunks are played again")
+            progress = self.sessions[pair]
+            for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
+                try:
+                    index = int(path.stem.rpartition("-k")[2])
+                    if progress.grid is None or index >= session_chunk_count(self.experiment):
+                        raise CorruptCheckpoint(path, "no such session chunk in this run")
+                    if index < progress.chunks:
+                        path.unlink()  # merged already (a crash between two writes)
+                        continue
+                    progress.ahead[index] = self._session_stats(
+                        _read_json(path), path, progress.grid,
+                        session_chunk_of(self.experiment, pair, index).sessions)
+                except (CorruptCheckpoint, ValueError) as exc:
+                    if not repair:
+                        raise exc if isinstance(exc, CorruptCheckpoint) else \
+                            CorruptCheckpoint(path, str(exc)) from None
+                    path.unlink(missing_ok=True)
+                    notes.append(f"{exc}; that session chunk is played again")
+            if progress.grid is not None:
+                self._absorb_sessions(pair)
+        return notes
+
+    def _session_stats(self, data: Any, path: Path, grid: Grid, sessions: int
+                       ) -> SessionStats:
+        try:
+            stats = SessionStats.from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CorruptCheckpoint(path, f"bad session statistics: {type(exc).__name__}: "
+                                          f"{exc}") from None
+        spec = self.experiment.session
+        assert spec is not None
+        if stats.grid != grid or stats.checkpoints != spec.checkpoint_rounds:
+            raise CorruptCheckpoint(path, "sessions on another grid than their pair's")
+        if stats.sessions != sessions:
+            raise CorruptCheckpoint(path, f"holds {stats.sessions} sessions where {sessions} "
+                                          "belong")
+        return stats
+
+    def _load_session_prefix(self, pair: tuple[int, int]) -> None:
+        path = self.folder / self._sessions_name(pair)
+        if not path.exists():
+            return
+        data = _read_json(path)
+        if not isinstance(data, Mapping) or not isinstance(data.get("chunks"), int):
+            raise CorruptCheckpoint(path, "no chunk count")
+        try:
+            grid = Grid.from_json(data["grid"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CorruptCheckpoint(path, f"bad grid: {type(exc).__name__}") from None
+        chunks = data["chunks"]
+        spec = self.experiment.session
+        assert spec is not None
+        if not 0 <= chunks <= session_chunk_count(self.experiment):
+            raise CorruptCheckpoint(path, f"{chunks} session chunks where this run has "
+                                          f"{session_chunk_count(self.experiment)}")
+        progress = SessionProgress(grid, chunks)
+        if chunks:
+            progress.stats = self._session_stats(
+                data.get("stats"), path, grid, min(chunks * spec.chunk_sessions, spec.sessions))
+        self.sessions[pair] = progress
 
     def _load_prefix(self, pair: tuple[int, int], progress: PairProgress) -> None:
         path = self.folder / self._prefix_name(pair)
@@ -336,7 +532,19 @@ class CheckpointStore:
         progress.stopped = data.get("stopped") is True
 
     def done_chunks(self) -> int:
-        return sum(p.chunks + len(p.ahead) for p in self.progress.values())
+        """Chunks kept, of rounds and of sessions."""
+        return sum(p.chunks + len(p.ahead)
+                   for p in (*self.progress.values(), *self.sessions.values()))
+
+    def done_session_rounds(self) -> int:
+        """Rounds of the session chunks kept (every session plays its full length on the
+        kernel, whatever its end)."""
+        spec = self.experiment.session
+        if spec is None:
+            return 0
+        return spec.rounds * sum((p.stats.sessions if p.stats else 0)
+                                 + sum(s.sessions for s in p.ahead.values())
+                                 for p in self.sessions.values())
 
     def done_rounds(self) -> int:
         return sum(p.stats.rounds + sum(s.rounds for s in p.ahead.values())
@@ -365,7 +573,8 @@ class CheckpointStore:
                     yield chunk_of(self.experiment, pair, index)
 
     def finished(self) -> bool:
-        return all(self.done(pair) and not p.ahead for pair, p in self.progress.items())
+        return (all(self.done(pair) and not p.ahead for pair, p in self.progress.items())
+                and all(self.sessions_done(pair) for pair in self.sessions))
 
 
 def _prefix_rounds(experiment: Experiment, pair: tuple[int, int], chunks: int) -> int:

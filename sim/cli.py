@@ -187,10 +187,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         with phases.phase(ROUNDS):
             result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
                                 backend=args.backend, scheduler=args.scheduler,
-                                progress=False if args.quiet else None, force=args.force)
+                                progress=False if args.quiet else None, force=args.force,
+                                phases=phases)
         with phases.phase(OUTPUTS):
             frame = report.write_all(result, out_dir, phases.get(ROUNDS), args.jobs,
-                                     charts=args.charts, phases=phases)
+                                     charts=args.charts)
     except KeyboardInterrupt as exc:
         total = checkpoints.total_chunks(exp)
         if isinstance(exc, runner.Interrupted):
@@ -229,9 +230,9 @@ def _closing_line(rounds: int, resumed: int, session_rounds: int, phases: Phases
     """What the command did and where its time went, from its process's start: the rounds
     played now (and those read from saved chunks), the session rounds, the outputs."""
     total = since_process_start()
-    session = phases.get(SESSION_PLAY)
-    outputs = phases.get(OUTPUTS) - session
-    played = f"{rounds - resumed:,} rounds played in {phases.get(ROUNDS):.1f} s"
+    session = phases.get(SESSION_PLAY)  # inside the runner's time
+    outputs = phases.get(OUTPUTS)
+    played = f"{rounds - resumed:,} rounds played in {phases.get(ROUNDS) - session:.1f} s"
     if resumed:
         played += f" ({resumed:,} more read from saved chunks)"
     parts = [played]
@@ -301,11 +302,11 @@ def _cmd_charts(args: argparse.Namespace) -> int:
     footer = report.chart_footer(result)
     drawn = report.run_charts(result, frame, report.convergence(result, frame),
                               report.outcomes(result))
-    if result.experiment.session is not None:  # the bankroll's, measured again (seeded)
+    if result.experiment.session is not None:  # the bankroll's, from the saved sessions
         from sim.risk import report as risk_report
 
         drawn = itertools.chain(drawn, risk_report.figures(
-            risk_report.measure_all(result.experiment)))
+            risk_report.measure_all(result.experiment, result.sessions)))
     for name, _caption, figure in drawn:
         path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"
         charts.save(figure, path, footer=footer)

@@ -30,7 +30,6 @@ from sim.run_folder import MANIFEST
 from sim.runner import RunResult
 from sim.stats import Z95, Stats, t95, z_score
 from sim.tabulate import path_columns
-from sim.timing import SESSION_PLAY, Phases
 
 CORE_COLUMNS = [
     "game", "variant", "strategy", "rounds", "mean_initial_stake", "mean_total_wagered",
@@ -596,13 +595,12 @@ def _listed_files(out_dir: Path) -> set[str]:
 
 
 def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int,
-              charts: bool = True, phases: Phases | None = None) -> pd.DataFrame:
+              charts: bool = True) -> pd.DataFrame:
     """Write report.csv (and .parquet), convergence.csv, outcomes.csv, summary.md, charts
     (unless ``charts`` is False), report.html and manifest.json into ``out_dir``; each file
-    appears whole or not at all. ``phases``, if given, is told the time spent in session play
-    (a ``[session]``'s bankroll and risk)."""
+    appears whole or not at all."""
     return write_outputs(result, out_dir, {"seconds": round(seconds, 3), "jobs": jobs,
-                                           "finished": _now(), "charts": charts}, phases)
+                                           "finished": _now(), "charts": charts})
 
 
 def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
@@ -617,8 +615,8 @@ def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
                                          "risk and z)")}
 
 
-def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any],
-                  phases: Phases | None = None) -> pd.DataFrame:
+def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
+                  ) -> pd.DataFrame:
     """Every output file of a run from its chunks. ``run_info`` holds what the chunks do not
     (``seconds``, ``jobs``, ``finished`` and anything else for the manifest), so that a
     rebuild from the saved chunks and the old manifest writes the same bytes. With
@@ -653,9 +651,8 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any],
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.risk.report import write_risk
 
-            with (phases or Phases()).phase(SESSION_PLAY):
-                risk, risk_svgs = write_risk(result.experiment, out_dir,
-                                             int(run_info.get("jobs", 1)), footer, draw)
+            risk, risk_svgs = write_risk(result.experiment, result.sessions, out_dir,
+                                         footer, draw)
             sections["Bankroll and risk"] = risk_section(risk)
             svgs += risk_svgs
         info = manifest(result, {**run_info, "parquet": "report.parquet" in written,

@@ -92,9 +92,13 @@ def kernel_state(seed: Streams | np.random.SeedSequence) -> np.ndarray:
     return state
 
 
-def named_seed(root: int, name: str, *key: int) -> np.random.SeedSequence:
-    """The seed sequence of a stream called ``name`` (e.g. "sessions"), keyed by integers
-    such as (variant, strategy, chunk): independent of the chunks' own streams and of every
-    other name, so adding a stream changes no existing number."""
-    digest = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "little")
-    return np.random.SeedSequence(root, spawn_key=(digest, *key))
+def named_streams(root: int, stream: str, pack: str, strategy: str, *index: int) -> Streams:
+    """The streams of the work called ``stream`` (e.g. "sessions"), at ``index`` (e.g. chunk,
+    block), of a row dealing pack ``pack`` with strategy ``strategy``: keyed by names like the
+    rounds' own (so the strategies of a pack meet the same cards), and apart from the rounds'
+    streams and from every other name's."""
+    work = name_key(stream)
+    return Streams(
+        np.random.SeedSequence(root, spawn_key=(work, name_key(CARDS), name_key(pack), *index)),
+        np.random.SeedSequence(root, spawn_key=(work, name_key(STRATEGY), name_key(pack),
+                                                name_key(strategy), *index)))

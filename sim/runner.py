@@ -1,6 +1,8 @@
 """Chunked parallel execution over joblib, with checkpoints and resume.
 
-Every (variant, strategy) pair is cut into chunks of the experiment's fixed size. A chunk is
+Every (variant, strategy) pair is cut into chunks of the experiment's fixed size; with a
+``[session]`` table its sessions too (:mod:`sim.session_play`), played after the rounds on the
+same backend and kept the same way. A chunk is
 played from its own streams (:func:`sim.rng.chunk_streams`), returns statistics (never rounds),
 and is kept in ``<out>/chunks/`` (:mod:`sim.checkpoints`) the moment it finishes. The results
 are merged in chunk order, so the numbers do not depend on the number of jobs, the backend, or
@@ -24,14 +26,17 @@ from typing import Any
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from sim import games, workers
-from sim.checkpoints import CheckpointStore, Chunk
+from sim import games, session_play, workers
+from sim.checkpoints import CheckpointStore, Chunk, SessionChunk
 from sim.errors import InputError, UnknownName
 from sim.experiment import Experiment, StrategySpec
 from sim.interrupt import children_deaf_to_interrupts
+from sim.risk.montecarlo import Grid, SessionStats
+from sim.risk.spec import SessionSpec
 from sim.rng import chunk_streams
 from sim.run_folder import open_run
 from sim.stats import BatchTotals, Stats
+from sim.timing import SESSION_PLAY, Phases
 
 BACKENDS = ("loky", "threading", "dask")
 SCHEDULER_TIMEOUT_SECONDS = 6  # with start-up, the refusal comes within 10 s
@@ -39,7 +44,8 @@ SCHEDULER_TIMEOUT_SECONDS = 6  # with start-up, the refusal comes within 10 s
 
 @dataclass
 class RunResult:
-    """Per (variant, strategy): the merged statistics and the running estimate by chunk count.
+    """Per (variant, strategy): the merged statistics, the running estimate by chunk count
+    and, with a ``[session]`` table, the merged sessions.
 
     ``execution`` says how the run was executed (jobs, backend, scheduler) for its manifest.
     """
@@ -51,6 +57,7 @@ class RunResult:
     totals: dict[tuple[int, int], BatchTotals] = field(default_factory=dict)
     stopped: dict[tuple[int, int], bool] = field(default_factory=dict)  # met a target
     resumed_rounds: int = 0  # of the rounds, how many this command read from saved chunks
+    sessions: dict[tuple[int, int], SessionStats] = field(default_factory=dict)
 
     def merged(self, variant: int, strategy: int) -> Stats:
         return self.stats[(variant, strategy)]
@@ -64,7 +71,8 @@ class RunResult:
                    {pair: list(p.trace) for pair, p in store.progress.items()},
                    dict(execution or {}),
                    {pair: p.totals for pair, p in store.progress.items()},
-                   {pair: p.stopped for pair, p in store.progress.items()})
+                   {pair: p.stopped for pair, p in store.progress.items()},
+                   sessions=store.session_stats())
 
 
 _BUILT: dict[str, Any] = {}
@@ -94,6 +102,16 @@ def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, roun
     return chunk, stats.to_json()
 
 
+def run_session_chunk(game_name: str, rules: Any, spec: StrategySpec, session: SessionSpec,
+                      grid: Grid, root_seed: int, chunk: SessionChunk,
+                      files: tuple[tuple[str, str], ...] = ()
+                      ) -> tuple[SessionChunk, SessionStats]:
+    """Play one session chunk (in a worker) and return it with its statistics."""
+    stats = session_play.play_chunk(games.get(game_name), rules,
+                                    _strategy(game_name, spec, files), spec.name,
+                                    spec.progression, session, grid, root_seed, chunk.index,
+                                    chunk.sessions)
+    return chunk, stats
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
@@ -186,10 +204,51 @@ def _abandon(results: Any) -> None:
             pass
 
 
+def _collect(parallel: Parallel, calls: Iterator[Any], keep: Any, bar: tqdm, store: CheckpointStore,
+             size: Any) -> None:
+    """Run ``calls``, keeping each result as it finishes (whatever the order: merging is by
+    index); after Ctrl-C, :class:`Interrupted` with the chunks kept."""
+    results = parallel(calls)
+    try:
+        for chunk, stats in results:
+            keep(chunk, stats)
+            bar.update(size(chunk))
+    except KeyboardInterrupt:
+        _abandon(results)
+        raise Interrupted(store.done_chunks()) from None
+
+
+def _fix_grids(experiment: Experiment, store: CheckpointStore,
+               files: tuple[tuple[str, str], ...]) -> None:
+    """Fix (and keep) the histogram grid of every pair whose sessions have none yet."""
+    spec = experiment.session
+    assert spec is not None
+    game = games.get(experiment.game)
+    for pair, progress in store.sessions.items():
+        if progress.grid is None:
+            variant, strategy = experiment.variants[pair[0]], experiment.strategies[pair[1]]
+            store.set_grid(pair, session_play.grid(
+                game, variant.rules, _strategy(experiment.game, strategy, files),
+                strategy.name, strategy.progression, spec, experiment.seed))
+
+
+def _session_calls(experiment: Experiment, store: CheckpointStore,
+                   files: tuple[tuple[str, str], ...]) -> Iterator[Any]:
+    """The session chunks still to play, on their pairs' grids."""
+    spec = experiment.session
+    assert spec is not None
+    for c in store.session_todo():
+        grid = store.sessions[c.pair].grid
+        yield delayed(run_session_chunk)(experiment.game, experiment.variants[c.variant].rules,
+                                         experiment.strategies[c.strategy], spec, grid,
+                                         experiment.seed, c, files)
+
+
 def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
-        force: bool = False) -> RunResult:
-    """Run (or finish) an experiment, checkpointing each chunk under ``out_dir``.
+        force: bool = False, phases: Phases | None = None) -> RunResult:
+    """Run (or finish) an experiment, checkpointing each chunk under ``out_dir``: its rounds,
+    then its sessions (timed as ``phases``' session play, where given).
 
     Everything that can be refused (the backend, the scheduler, the folder) is refused before
     anything is written.
@@ -206,10 +265,13 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
         for note in notes:
             tqdm.write(f"houseedge: {note}", file=sys.stderr)
         done_rounds = store.done_rounds()
+        session = experiment.session
         total_rounds = len(experiment.variants) * sum(
-            s.rounds or experiment.rounds for s in experiment.strategies)
-        bar = tqdm(total=total_rounds, initial=done_rounds, unit=" rounds", unit_scale=True,
-                   desc=experiment.name, leave=False,
+            (s.rounds or experiment.rounds)
+            + (session.sessions * session.rounds if session is not None else 0)
+            for s in experiment.strategies)
+        bar = tqdm(total=total_rounds, initial=done_rounds + store.done_session_rounds(),
+                   unit=" rounds", unit_scale=True, desc=experiment.name, leave=False,
                    disable=(not progress) if progress is not None else None)
         files = tuple(sorted(experiment.files.items()))
         calls = (
@@ -223,18 +285,17 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
                             pre_dispatch="2*n_jobs")
         if n_jobs != 1 and backend == "loky":
             # The (reusable) worker processes, deaf to Ctrl-C, perhaps started early by the
-            # command line (sim.workers); the run's own call below reuses them.
+            # command line (sim.workers); the run's own calls below reuse them.
             workers.ready(n_jobs)
-        results = parallel(calls)
-        try:
-            with bar:
-                # Chunks are kept as they finish, whatever their order; merging is by index.
-                for chunk, stats_json in results:
-                    store.add(chunk, Stats.from_json(stats_json))
-                    bar.update(chunk.rounds)
-        except KeyboardInterrupt:
-            _abandon(results)
-            raise Interrupted(store.done_chunks()) from None
+        with bar:
+            _collect(parallel, calls, lambda c, stats: store.add(c, Stats.from_json(stats)),
+                     bar, store, lambda c: c.rounds)
+            if session is not None:
+                with (phases or Phases()).phase(SESSION_PLAY):
+                    _fix_grids(experiment, store, files)
+                    _collect(parallel, _session_calls(experiment, store, files),
+                             store.add_sessions, bar, store,
+                             lambda c: c.sessions * session.rounds)
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
     result = RunResult.from_store(store, execution)
     result.resumed_rounds = done_rounds

@@ -351,6 +351,19 @@ class Stats:
         )
 
 
+def stats_from_arrays(net: np.ndarray, initial: np.ndarray, wagered: np.ndarray,
+                      counters: Mapping[str, float]) -> Stats:
+    """Statistics of rounds given as arrays, one entry per round (a vectorised path's
+    sessions or players): the net result, the initial stake and the amount wagered of each,
+    with the game's counters summed over them."""
+    values, counts = np.unique(net, return_counts=True)
+    sums = np.array([net.sum(), net @ net, initial.sum(), initial @ initial, net @ initial,
+                     wagered.sum(), wagered @ wagered, net @ wagered])
+    assert len(sums) == len(SUM_FIELDS)
+    outcomes = np.array([(net > 0).sum(), (net == 0).sum(), (net < 0).sum()])
+    return Stats.from_arrays(len(net), outcomes, sums, values, counts, counters)
+
+
 def z_score(estimate: float, exact: float, stderr: float) -> float:
     """``(estimate - exact) / stderr``, NaN where undefined."""
     if exact is None or not math.isfinite(exact) or not stderr or not math.isfinite(stderr):

@@ -4,25 +4,36 @@ diffusion where it should agree, Monte Carlo sessions against exact values, bad 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from math import comb
 
 import numpy as np
 import pytest
 
-from sim import cli
+from sim import cli, session_play
 from sim.games.faro import GAME as FARO
 from sim.games.faro import FaroRules
 from sim.games.faro.kernel import play_ordered_deals
 from sim.progression import ProgressionSpec
 from sim.risk import diffusion, exact
 from sim.risk.law import RoundLaw
-from sim.risk.montecarlo import simulate_sessions
+from sim.risk.montecarlo import SessionStats
 from sim.risk.spec import SessionSpec
 from sim.risk.table import measure
 from strategies.faro import Copper, FlatRank
 
 FLAT = ProgressionSpec()
+
+
+def _measure(game_name, variant, rules, strategy_name, strategy, spec, seed):
+    """Exact, diffusion and Monte Carlo for one row, its sessions played as a run plays them."""
+    from sim import games
+
+    game = games.get(game_name)
+    law = session_play.round_law(game, rules, strategy, FLAT)
+    mc = session_play.play(game, rules, strategy, strategy_name, FLAT, spec, seed)
+    return measure(game_name, variant, strategy_name, FLAT, spec, law, mc)
 
 
 def even_money(p: float) -> RoundLaw:
@@ -131,8 +142,7 @@ def test_faro_deal_law_against_every_order_of_small_packs():
 def test_faro_flat_king_mc_within_4_se_of_exact():
     """Faro, flat king, 50 units, 100 deals: 10^5 sessions at a fixed seed."""
     spec = SessionSpec(bankroll=50, rounds=100, sessions=100_000, chunk_sessions=25_000)
-    result = measure("faro", "faro", FaroRules(), "flat king", FlatRank("K"), FLAT, spec,
-                     20261201, (0, 0))
+    result = _measure("faro", "faro", FaroRules(), "flat king", FlatRank("K"), spec, 20261201)
     rows = {r["method"]: r for r in result.rows}
     mc = rows["mc"]
     assert mc["sessions"] == 100_000
@@ -149,15 +159,15 @@ def test_faro_flat_king_mc_within_4_se_of_exact():
     assert np.all(np.abs(z) < 4)
 
 
-def test_sessions_do_not_depend_on_jobs():
+def test_session_statistics_survive_their_checkpoint_form():
     spec = SessionSpec(bankroll=10, rounds=20, sessions=3000, chunk_sessions=1000,
                        sample_paths=3)
-    one = simulate_sessions("faro", FaroRules(), FlatRank("K"), FLAT, spec, 5, (0, 0))
-    two = simulate_sessions("faro", FaroRules(), FlatRank("K"), FLAT, spec, 5, (0, 0), jobs=2)
-    np.testing.assert_array_equal(one.end_hist, two.end_hist)
-    np.testing.assert_array_equal(one.min_hist, two.min_hist)
-    np.testing.assert_array_equal(one.paths, two.paths)
-    assert one.sums.tolist() == two.sums.tolist()
+    stats = session_play.play(FARO, FaroRules(), FlatRank("K"), "flat king", FLAT, spec, 5)
+    back = SessionStats.from_json(json.loads(json.dumps(stats.to_json())))
+    for name in ("end_hist", "min_hist", "cp_hist", "reasons", "sums", "paths"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(stats, name))
+    assert (back.grid, back.checkpoints, back.sessions) == (
+        stats.grid, stats.checkpoints, stats.sessions)
 
 
 BASE = """
@@ -255,8 +265,7 @@ def test_pontoon_stick_16_mc_within_4_se_of_exact():
     """Pontoon stick 16 against stand 17, infinite deck, 100 units, 300 deals."""
     game, rules, strategy = _pontoon_stick_16()
     spec = SessionSpec(bankroll=100, rounds=300, sessions=100_000, chunk_sessions=25_000)
-    result = measure("pontoon", "infinite-deck", rules, "stick 16", strategy, FLAT, spec,
-                     20261201, (0, 0))
+    result = _measure("pontoon", "infinite-deck", rules, "stick 16", strategy, spec, 20261201)
     mc = {r["method"]: r for r in result.rows}["mc"]
     assert abs(mc["z_p_ruin_vs_exact"]) < 4
     assert abs(mc["z_mean_vs_exact"]) < 4
@@ -300,8 +309,7 @@ def test_online_scratchcard_sessions_against_exact():
     assert values @ probs == pytest.approx(SCRATCH.exact(rules, strategy, FLAT).mean_net,
                                            abs=1e-12)
     spec = SessionSpec(bankroll=100, rounds=40, sessions=20_000, chunk_sessions=10_000)
-    result = measure("scratchcard", "online-example", rules, "ten tickets", strategy, FLAT,
-                     spec, 3, (0, 0))
+    result = _measure("scratchcard", "online-example", rules, "ten tickets", strategy, spec, 3)
     mc = {r["method"]: r for r in result.rows}["mc"]
     assert abs(mc["z_p_ruin_vs_exact"]) < 4 and abs(mc["z_mean_vs_exact"]) < 4
     assert abs(mc["z_q50_vs_exact"]) < 4

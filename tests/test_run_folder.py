@@ -103,7 +103,7 @@ def test_resume_refuses_a_changed_key_and_another_version(tmp_path, monkeypatch,
     ('{"format": 3', "chunks/run.json is not valid JSON (Expecting ',' delimiter, line 1)"),
     ("[]", "chunks/run.json is not a JSON object (got list)"),
     ('{"format": 2}', "chunks/run.json was written by an older houseedge (checkpoint format 2; "
-                      "this one reads 3)"),
+                      "this one reads 4)"),
     (None, "chunks/run.json is missing"),
 ])
 def test_a_damaged_run_record_is_named_as_it_is(tmp_path, monkeypatch, capsys, record, problem):

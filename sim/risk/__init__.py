@@ -1,10 +1,11 @@
 """Sessions, bankroll and risk of ruin: exactly (a dynamic programme over the bankroll), by
-the diffusion approximation, and by Monte Carlo sessions on the games' kernels.
+the diffusion approximation, and from Monte Carlo sessions on the games' kernels.
 
 :mod:`.spec` the ``[session]`` table; :mod:`.law` a round's net result on a lattice;
 :mod:`.exact` the dynamic programmes; :mod:`.diffusion` the Brownian approximation;
-:mod:`.montecarlo` sessions on the kernels, statistics only; :mod:`.table` the ``risk.csv``
-rows; :mod:`.charts` the fan chart, ruin against bankroll and the session-result chart.
+:mod:`.montecarlo` the statistics of Monte Carlo sessions (played by the engine's
+:mod:`sim.session_play`); :mod:`.table` the ``risk.csv`` rows; :mod:`.report` its files;
+:mod:`.charts` the fan chart, ruin against bankroll and the session-result chart.
 """
 
 from sim.risk.law import RoundLaw

@@ -1,17 +1,11 @@
-"""Monte Carlo sessions: the games' kernels play the rounds, a compiled tracker follows the
-bankroll of every session, and only statistics come back.
+"""The statistics of Monte Carlo sessions: a compiled tracker follows the bankroll of every
+session of a block of rounds and keeps only fixed-size statistics.
 
-A chunk is a fixed number of sessions (``chunk_sessions``, from the experiment file, never from
-the number of jobs). Its rounds are played by the game's kernel in blocks of at most
-``BLOCK_ROUNDS`` rounds, each session starting afresh (a new pack, the progression at its base
-unit), each block from its own seed on the stream named "sessions"
-(:func:`sim.rng.named_seed`: ``SeedSequence(root, spawn_key=(stream, variant, strategy, chunk,
-block))``), so the game's own chunks are untouched. The histograms have bins of the exact
-law's lattice step where the game gives one, else of half a base stake. The tracker
-turns a block into histograms of fixed size (the end result, the running minimum, the
-bankroll at each checkpoint), counts by how the session ended, sums, and the first few paths.
-Merging adds them in chunk order, so memory is flat in the number of sessions and the numbers
-do not depend on the jobs.
+The tracker turns a block (one row of round nets per session) into histograms on a fixed grid
+(the end result, the running minimum, the bankroll at each checkpoint), counts by how the
+session ended, sums, and the first few paths. Statistics of chunks merge in chunk order, so
+memory is flat in the number of sessions and the numbers do not depend on the jobs. Playing
+the rounds is the engine's (:mod:`sim.session_play`).
 
 The running minimum is taken over the whole session up to a stop-win, stop-loss or its end
 (not cut at ruin), so its histogram gives the chance of ruin for *every* bankroll at once:
@@ -26,20 +20,12 @@ from typing import Any
 
 import numba
 import numpy as np
-from joblib import Parallel, delayed
 
-from sim.progression import ProgressionSpec
 from sim.risk.exact import RUIN
-from sim.risk.law import RoundLaw
 from sim.risk.spec import SessionSpec
-from sim.rng import named_seed
-from sim.workers import loky
 
-BLOCK_ROUNDS = 1 << 18  # rounds per kernel call: 2 MB of results, whatever the sessions
 MAX_BINS = 1 << 17
 CHECKPOINT_BINS = 1200
-STREAM = "sessions"
-PILOT_SESSIONS = 256
 
 
 @dataclass(frozen=True)
@@ -76,6 +62,18 @@ class Grid:
     def values(self) -> np.ndarray:
         return (self.low + np.arange(self.bins)) * self.width
 
+    def to_json(self) -> dict[str, Any]:
+        return {"width": self.width, "low": self.low, "bins": self.bins,
+                "cp_factor": self.cp_factor}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Grid:
+        grid = cls(float(data["width"]), int(data["low"]), int(data["bins"]),
+                   int(data["cp_factor"]))
+        if not (grid.width > 0 and 0 < grid.bins <= MAX_BINS + 3 and grid.cp_factor >= 1):
+            raise ValueError(f"not a session grid: {data!r}")
+        return grid
+
 
 @dataclass
 class SessionStats:
@@ -108,6 +106,61 @@ class SessionStats:
                             self.cp_hist + other.cp_hist, self.reasons + other.reasons,
                             self.sums + other.sums,
                             np.vstack([self.paths, other.paths])[:keep_paths])
+
+    def track(self, nets: np.ndarray, spec: SessionSpec) -> None:
+        """Add a block of sessions (a row of round nets each) played from ``spec``'s
+        bankroll under its stops; the first rows fill the paths still unfilled."""
+        g = self.grid
+        inf = math.inf
+        track_block(np.ascontiguousarray(nets, dtype=np.float64), spec.bankroll,
+                    inf if spec.stop_win is None else spec.stop_win,
+                    inf if spec.stop_loss is None else spec.stop_loss, g.width, g.low,
+                    self.end_hist, self.min_hist, np.array(self.checkpoints, dtype=np.int64),
+                    g.cp_factor, self.cp_hist, self.reasons, self.sums, self.paths,
+                    self.sessions)
+        self.sessions += nets.shape[0]
+
+    # ------------------------------------------------------------------ as data
+    def to_json(self) -> dict[str, Any]:
+        """Plain data (the histograms sparse: a grid may have 10^5 bins, mostly empty)."""
+        return {"grid": self.grid.to_json(), "checkpoints": list(self.checkpoints),
+                "sessions": self.sessions, "end_hist": _sparse(self.end_hist),
+                "min_hist": _sparse(self.min_hist),
+                "cp_hist": [_sparse(row) for row in self.cp_hist],
+                "reasons": self.reasons.tolist(), "sums": self.sums.tolist(),
+                "paths": self.paths.tolist()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SessionStats:
+        """The statistics :meth:`to_json` wrote, checked for shape and count.
+
+        Raises:
+            ValueError, KeyError, TypeError: not such statistics.
+        """
+        grid = Grid.from_json(data["grid"])
+        checkpoints = tuple(int(c) for c in data["checkpoints"])
+        stats = cls(grid, checkpoints)
+        stats.sessions = int(data["sessions"])
+        stats.end_hist = _dense(data["end_hist"], grid.bins)
+        stats.min_hist = _dense(data["min_hist"], grid.bins)
+        width = stats.cp_hist.shape[1]
+        if len(data["cp_hist"]) != len(checkpoints):
+            raise ValueError("a checkpoint histogram per checkpoint expected")
+        stats.cp_hist = np.array([_dense(row, width) for row in data["cp_hist"]],
+                                 dtype=np.int64).reshape(len(checkpoints), width)
+        stats.reasons = np.array(data["reasons"], dtype=np.int64)
+        stats.sums = np.array(data["sums"], dtype=np.float64)
+        paths = np.array(data["paths"], dtype=np.float64)
+        stats.paths = paths.reshape(-1, len(checkpoints)) if paths.size else np.zeros(
+            (0, len(checkpoints)))
+        n = stats.sessions
+        if (stats.reasons.shape != (4,) or stats.sums.shape != (6,)
+                or int(stats.reasons.sum()) != n or int(stats.end_hist.sum()) != n
+                or int(stats.min_hist.sum()) != n
+                or not np.all(stats.cp_hist.sum(axis=1) == n)
+                or not np.all(np.isfinite(stats.sums))):
+            raise ValueError(f"the counts do not hold {n} sessions")
+        return stats
 
     # ------------------------------------------------------------------ estimates
     def fraction(self, reason: int) -> float:
@@ -175,6 +228,22 @@ class SessionStats:
         return out
 
 
+def _sparse(counts: np.ndarray) -> dict[str, list[int]]:
+    at = np.flatnonzero(counts)
+    return {"at": at.tolist(), "count": counts[at].tolist()}
+
+
+def _dense(data: Any, size: int) -> np.ndarray:
+    out = np.zeros(size, dtype=np.int64)
+    at = np.asarray(data["at"], dtype=np.int64)
+    count = np.asarray(data["count"], dtype=np.int64)
+    if at.shape != count.shape or (at.size and (at.min() < 0 or at.max() >= size)) or (
+            count < 0).any():
+        raise ValueError("a histogram outside its grid")
+    out[at] = count
+    return out
+
+
 @numba.njit(cache=True)
 def _bin(x, width, low, bins):
     i = int(math.floor(x / width + 0.5)) - low
@@ -239,74 +308,3 @@ def track_block(nets, bankroll, stop_win, stop_loss, width, low, end_hist, min_h
         sums[0] += value
         sums[1] += value * value
         sums[2] += played
-
-
-def _play_block(game: Any, rules: Any, strategy: Any, progression: ProgressionSpec,
-                sessions: int, rounds: int, seed: np.random.SeedSequence) -> np.ndarray:
-    nets = game.session_nets(rules, strategy, progression, sessions, rounds, seed)
-    return np.ascontiguousarray(nets, dtype=np.float64)
-
-
-def run_chunk(game_name: str, rules: Any, strategy: Any, progression: ProgressionSpec,
-              spec: SessionSpec, grid: Grid, sessions: int, keep_paths: int, root_seed: int,
-              key: tuple[int, ...]) -> SessionStats:
-    """Play and track ``sessions`` sessions of one chunk (``key``: variant, strategy, chunk)."""
-    from sim import games
-
-    game = games.get(game_name)
-    stats = SessionStats(grid, spec.checkpoint_rounds)
-    stats.paths = np.zeros((min(keep_paths, sessions), len(stats.checkpoints)))
-    per_block = max(1, BLOCK_ROUNDS // spec.rounds)
-    inf = math.inf
-    done = 0
-    block = 0
-    cp = np.array(stats.checkpoints, dtype=np.int64)
-    while done < sessions:
-        n = min(per_block, sessions - done)
-        nets = _play_block(game, rules, strategy, progression, n, spec.rounds,
-                           named_seed(root_seed, STREAM, *key, block))
-        track_block(nets, spec.bankroll, inf if spec.stop_win is None else spec.stop_win,
-                    inf if spec.stop_loss is None else spec.stop_loss, grid.width, grid.low,
-                    stats.end_hist, stats.min_hist, cp, grid.cp_factor, stats.cp_hist,
-                    stats.reasons, stats.sums, stats.paths, done)
-        done += n
-        block += 1
-    stats.sessions = sessions
-    return stats
-
-
-def pilot(game: Any, rules: Any, strategy: Any, progression: ProgressionSpec,
-          spec: SessionSpec, root_seed: int, key: tuple[int, ...]) -> tuple[float, float, float]:
-    """(mean, sd, largest |net|) per round from a few sessions on their own stream: sizes the
-    histogram grid where the game gives no exact law."""
-    nets = _play_block(game, rules, strategy, progression, PILOT_SESSIONS, spec.rounds,
-                       named_seed(root_seed, "pilot", *key))
-    return float(nets.mean()), float(nets.std()), float(np.abs(nets).max() or 1.0)
-
-
-def simulate_sessions(game_name: str, rules: Any, strategy: Any, progression: ProgressionSpec,
-                      spec: SessionSpec, root_seed: int, key: tuple[int, int],
-                      law: RoundLaw | None = None, jobs: int = 1) -> SessionStats:
-    """Monte Carlo sessions of one (variant, strategy): ``spec.sessions`` sessions in chunks
-    of ``spec.chunk_sessions``, merged in chunk order (the same numbers for any ``jobs``)."""
-    from sim import games
-
-    game = games.get(game_name)
-    if law is not None:
-        largest = float(np.abs(law.values).max() or law.step)
-        grid = Grid.for_session(spec, law.step, law.mean, law.sd, largest)
-    else:
-        mean, sd, largest = pilot(game, rules, strategy, progression, spec, root_seed, key)
-        grid = Grid.for_session(spec, 0.5 if largest >= 0.5 else largest, mean, sd, largest)
-    sizes = [min(spec.chunk_sessions, spec.sessions - start)
-             for start in range(0, spec.sessions, spec.chunk_sessions)]
-    keep = spec.sample_paths
-    calls = (delayed(run_chunk)(game_name, rules, strategy, progression, spec, grid, n,
-                                max(0, keep - i * spec.chunk_sessions), root_seed, (*key, i))
-             for i, n in enumerate(sizes))
-    merged: SessionStats | None = None
-    with loky():  # the run's workers, reused
-        for stats in Parallel(n_jobs=jobs, return_as="generator")(calls):
-            merged = stats if merged is None else merged.merge(stats, keep)
-    assert merged is not None
-    return merged

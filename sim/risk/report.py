@@ -1,19 +1,21 @@
 """The risk files of a run with a ``[session]`` table: ``risk.csv`` (every method, every
 column of :mod:`sim.risk.table`), ``risk.md`` (the headline), ``risk_curves.csv`` (ruin
 against bankroll, the charts' data) and the charts ``risk_fan.png``, ``risk_ruin.png`` and
-``risk_results.png``. :func:`write_risk` is what ``houseedge run`` calls; it needs only the
-experiment, so it can also be run on its own."""
+``risk_results.png``, from the sessions a run played (:mod:`sim.session_play`); nothing here
+plays a round."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from sim.files import write_atomic
+from sim.risk.law import RoundLaw
+from sim.risk.montecarlo import SessionStats
 from sim.risk.table import RiskResult, measure
 
 HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_ruin_vs_exact",
@@ -21,14 +23,20 @@ HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_rui
             "ev_per_hour", "sd_per_hour", "n0_rounds"]
 
 
-def measure_all(exp: Any, jobs: int = 1) -> list[RiskResult]:
-    """Exact, diffusion and Monte Carlo for every (variant, strategy) of the experiment."""
+def measure_all(exp: Any, sessions: Mapping[tuple[int, int], SessionStats]
+                ) -> list[RiskResult]:
+    """Exact, diffusion and the run's Monte Carlo ``sessions`` (by (variant, strategy)) for
+    every row of the experiment."""
+    from sim import games
+
+    game = games.get(exp.game)
     results = []
     for vi, variant in enumerate(exp.variants):
         for si, spec in enumerate(exp.strategies):
-            results.append(measure(exp.game, variant.name, variant.rules, spec.name,
-                                   spec.build(exp.game), spec.progression, exp.session,
-                                   exp.seed, (vi, si), jobs))
+            pairs = game.round_law(variant.rules, spec.build(exp.game), spec.progression)
+            law = RoundLaw.from_pairs(*pairs) if pairs is not None else None
+            results.append(measure(exp.game, variant.name, spec.name, spec.progression,
+                                   exp.session, law, sessions[(vi, si)]))
     return results
 
 
@@ -151,17 +159,18 @@ def figures(results: list[RiskResult]) -> Iterator[tuple[str, str, Any]]:
         yield name, caption, getattr(risk_charts, chart)(results)
 
 
-def write_risk(exp: Any, out_dir: Path, jobs: int = 1, footer: str | None = None,
-               draw: bool = True) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
-    """Measure and write the risk files of ``exp`` into ``out_dir`` (its charts unless
-    ``draw`` is False).
+def write_risk(exp: Any, sessions: Mapping[tuple[int, int], SessionStats], out_dir: Path,
+               footer: str | None = None, draw: bool = True
+               ) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
+    """Write the risk files of ``exp``, whose sessions the run played (``sessions``), into
+    ``out_dir`` (its charts unless ``draw`` is False).
 
     Returns:
         risk.csv's frame, and (file name, caption, SVG bytes) of each risk chart for the page.
     """
     from sim import charts
 
-    results = measure_all(exp, jobs)
+    results = measure_all(exp, sessions)
     frame = frame_of(results)
     write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
     write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))

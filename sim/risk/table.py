@@ -26,7 +26,7 @@ from sim.progression import ProgressionSpec
 from sim.risk import diffusion, exact
 from sim.risk.exact import STOP_LOSS, STOP_WIN, SessionLaw
 from sim.risk.law import RoundLaw
-from sim.risk.montecarlo import SessionStats, simulate_sessions
+from sim.risk.montecarlo import SessionStats
 from sim.risk.spec import SessionSpec
 from sim.stats import Z95
 
@@ -156,20 +156,13 @@ def _mc_row(mc: SessionStats, session: SessionLaw | None, spec: SessionSpec
     return row | _per_round(mc.round_mean, mc.round_sd, spec.rounds_per_hour)
 
 
-def measure(game_name: str, variant: str, rules: Any, strategy_name: str, strategy: Any,
-            progression: ProgressionSpec, spec: SessionSpec, seed: int, key: tuple[int, int],
-            jobs: int = 1) -> RiskResult:
-    """Exact (where the game gives a round's law), diffusion and Monte Carlo for one
-    (variant, strategy)."""
-    from sim import games
-
-    game = games.get(game_name)
-    pairs = game.round_law(rules, strategy, progression)
-    law = RoundLaw.from_pairs(*pairs) if pairs is not None else None
+def measure(game_name: str, variant: str, strategy_name: str, progression: ProgressionSpec,
+            spec: SessionSpec, law: RoundLaw | None, mc: SessionStats) -> RiskResult:
+    """Exact (where there is a round's exact ``law``), diffusion and the Monte Carlo
+    sessions ``mc`` for one (variant, strategy)."""
     session = (exact.session_law(law, spec.bankroll, spec.rounds, spec.stop_win,
                                  spec.stop_loss, spec.checkpoint_rounds)
                if law is not None else None)
-    mc = simulate_sessions(game_name, rules, strategy, progression, spec, seed, key, law, jobs)
     mu, sigma = (law.mean, law.sd) if law is not None else (mc.round_mean, mc.round_sd)
     rows = []
     if law is not None and session is not None:

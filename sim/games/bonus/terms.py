@@ -32,6 +32,7 @@ from functools import lru_cache, reduce
 
 import numpy as np
 
+from sim import games
 from sim.errors import InputError, RuleError
 from sim.validation import check_fields
 
@@ -107,10 +108,8 @@ def played_game(spec: str) -> PlayedGame:
     """
     kind, _, arg = spec.partition(":")
     if kind == "scratch" and arg:
-        from sim.games.scratchcard.table import load_table
-
         try:
-            table = load_table(arg)
+            table = games.get("scratchcard").prize_table(arg)
         except InputError as exc:
             raise ValueError(str(exc)) from None
         price = _fraction(table.price)
@@ -118,16 +117,13 @@ def played_game(spec: str) -> PlayedGame:
         returns = tuple(_fraction(p) / price for p in table.prizes) + (Fraction(0),)
         return PlayedGame(spec, returns, (*probs.tolist(), max(0.0, 1.0 - float(probs.sum()))))
     if kind == "faro" and arg in ("rank", "high-card"):
-        from sim.games.faro.exact import high_card_odds, resolved_odds
-        from sim.games.faro.rules import FaroRules
-
-        rules = FaroRules()
+        faro = games.get("faro")
+        rules = faro.rules_type()
+        odds = faro.opening_odds(arg, rules)
         if arg == "rank":
-            odds = resolved_odds((4,), 51, rules)
             decided = odds.win + odds.lose + odds.split
             return PlayedGame(spec, (Fraction(2), Fraction(0), 1 - _fraction(rules.split_take)),
                               (odds.win / decided, odds.lose / decided, odds.split / decided))
-        odds = high_card_odds((4,) * 13, rules)
         return PlayedGame(spec, (Fraction(2), Fraction(0), Fraction(1)),
                           (odds.win, odds.lose, odds.none))
     if kind == "even-money" and arg:

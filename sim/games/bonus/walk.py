@@ -32,7 +32,7 @@ from sim.games.bonus.grid import (
     leave_payoff,
 )
 from sim.games.bonus.terms import REAL_PHASE, BonusBet, BonusView
-from sim.stats import Stats
+from sim.stats import Stats, stats_from_arrays
 from sim.xoshiro import _next, next_key, raw_outputs, round_state, round_states
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
@@ -113,8 +113,6 @@ def walk_table(grid: Grid, table: PolicyTable, players: int, state: np.ndarray,
 def player_stats(grid: Grid, payout: np.ndarray, staked: np.ndarray, bets: np.ndarray,
                  ends: np.ndarray) -> Stats:
     """Statistics of players (money in the rules' currency, net against the deposit)."""
-    from sim.games.scratchcard.play import stats_from_arrays
-
     u = grid.unit
     net = (payout - grid.deposit) * u
     counters = {name: float((ends == i).sum()) for i, name in enumerate(END_NAMES)}

@@ -154,6 +154,24 @@ class FaroGame(Game[FaroRules, FaroTable]):
                     progression: ProgressionSpec) -> ExactValue | None:
         return deal_value(rules, table, progression)
 
+    def opening_odds(self, bet: str, rules: FaroRules | None = None) -> BetOdds:
+        """The exact odds of one bet placed before the first turn, for another game that
+        wagers on faro (a casino bonus played on it); ``rules`` default to faro's own.
+
+        ``"rank"``: a bet to win on one rank with every card of it still in the box (the
+        soda shown), left until it is resolved or the deal ends. ``"high-card"``: a high-card
+        bet on the first turn, the whole pack's ranks counted.
+
+        Raises:
+            ValueError: ``bet`` is neither of these.
+        """
+        rules = FaroRules() if rules is None else rules
+        if bet == "rank":
+            return resolved_odds((rules.max_per_rank,), rules.n_cards - int(rules.soda), rules)
+        if bet == "high-card":
+            return high_card_odds(tuple(int(c) for c in rules.rank_totals()), rules)
+        raise ValueError(f"faro offers no opening bet {bet!r} (expected rank or high-card)")
+
     def not_offered_table(self, rules: FaroRules, table: FaroTable) -> str | None:
         if table.masks or table.high_card or not table.call_turn or rules.has_hock:
             return None

@@ -115,6 +115,16 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
         return [split_spec(value)[0]] if value else []
     printed_tables = ("bets", "tickets", "claims")
 
+    def prize_table(self, spec: str) -> PrizeTable:
+        """The prize table named by ``spec`` (a shipped name, ``path.csv``, ``path.csv#Game``
+        or ``path.toml``), for another game that sells its tickets (a casino bonus played on
+        a card); read once per process while the file is unchanged.
+
+        Raises:
+            InputError: missing or unreadable file, or a table that fails validation.
+        """
+        return load_table(spec)
+
     def simulate_table(self, rules: ScratchRules, table: ScratchPlan,
                        progression: ProgressionSpec, rounds: int,
                        seed: np.random.SeedSequence) -> Stats:

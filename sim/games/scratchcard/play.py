@@ -24,22 +24,11 @@ import numpy as np
 from sim.errors import IllegalActionError, StrategyFailedError
 from sim.games.scratchcard.exact import PlanGrid, money_grid, plan_grid
 from sim.games.scratchcard.rules import Pool, ScratchPlan, ScratchRules, ScratchView
-from sim.stats import SUM_FIELDS, Stats
+from sim.stats import Stats, stats_from_arrays
 from sim.xoshiro import ticket_picks, ticket_uniforms
 
 BLOCK = 64           # tickets drawn per session at a time after the first purchase
 CELLS = 1 << 21      # sessions x tickets held at once
-
-
-def stats_from_arrays(net: np.ndarray, initial: np.ndarray, wagered: np.ndarray,
-                      counters: dict[str, float]) -> Stats:
-    """Statistics of sessions given as arrays (one entry per session)."""
-    values, counts = np.unique(net, return_counts=True)
-    sums = np.array([net.sum(), net @ net, initial.sum(), initial @ initial, net @ initial,
-                     wagered.sum(), wagered @ wagered, net @ wagered])
-    assert len(sums) == len(SUM_FIELDS)
-    outcomes = np.array([(net > 0).sum(), (net == 0).sum(), (net < 0).sum()])
-    return Stats.from_arrays(len(net), outcomes, sums, values, counts, counters)
 
 
 def settle(gains: np.ndarray, net0: np.ndarray, bought: int, plan: ScratchPlan, pg: PlanGrid
