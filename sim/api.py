@@ -1,9 +1,9 @@
 """The Python API: what the command line does, for notebooks and scripts.
 
 Every function here goes through the same code as ``houseedge``: experiments are validated by
-:mod:`sim.experiment`, run by :mod:`sim.runner` (chunks checkpointed in the output folder),
-reported by :mod:`sim.report`, and shown by :mod:`sim.html` and :mod:`sim.charts`. Nothing is
-computed a second way.
+:mod:`sim.engine.experiment`, run by :mod:`sim.engine.runner` (chunks checkpointed in the
+output folder), reported by :mod:`sim.outputs.report`, and shown by :mod:`sim.outputs.html` and
+:mod:`sim.outputs.charts`. Nothing is computed a second way.
 
 Example::
 
@@ -32,10 +32,10 @@ from typing import Any
 
 import pandas as pd
 
-from sim import experiment as experiment_module
-from sim.errors import InputError
-from sim.experiment import Experiment
-from sim.runner import RunResult
+from sim.core.errors import InputError
+from sim.engine import experiment as experiment_module
+from sim.engine.experiment import Experiment
+from sim.engine.runner import RunResult
 
 ExperimentSource = str | Path | Mapping[str, Any] | Experiment
 
@@ -51,10 +51,10 @@ def load(source: ExperimentSource, overrides: Sequence[str] = (),
         base_dir: where strategy files named in a dict are found (default: the working
             directory); a file's own folder is used for a file.
         max_rows: allow up to this many rows (the file's ``max_rows``, ``--max-rows``); by
-            default an experiment of more than ``sim.experiment.MAX_ROWS`` is refused.
+            default an experiment of more than ``sim.engine.experiment.MAX_ROWS`` is refused.
 
     Raises:
-        sim.errors.InputError: bad input, with the key and what was expected; overrides of
+        sim.core.errors.InputError: bad input, with the key and what was expected; overrides of
             an experiment read back from a run folder (load its file instead).
         TypeError: a source that is none of these.
     """
@@ -85,7 +85,7 @@ class Result:
     """A finished run: the tidy report, exact values, charts and the page.
 
     Attributes:
-        run: the chunk statistics (:class:`sim.runner.RunResult`).
+        run: the chunk statistics (:class:`sim.engine.runner.RunResult`).
         out_dir: the folder holding the run's chunks and files.
         frame: the report, one row per variant x strategy (the columns of ``report.csv``).
         manifest: the run's manifest (seed, versions, revision, time...).
@@ -105,14 +105,14 @@ class Result:
     @cached_property
     def exact(self) -> pd.DataFrame:
         """The exact values of every variant x strategy (``houseedge exact``'s table)."""
-        from sim import exact_report
+        from sim.outputs import exact_report
 
         return exact_report.values(self.experiment)
 
     @cached_property
     def figures(self) -> dict[str, Any]:
         """Every chart of the run as a matplotlib Figure, by file name."""
-        from sim import report
+        from sim.outputs import report
 
         conv = report.convergence(self.run, self.frame)
         return {name: figure for name, _caption, figure in
@@ -120,7 +120,7 @@ class Result:
 
     def to_html(self) -> str:
         """The run's page (what ``report.html`` holds), rendered afresh."""
-        from sim import charts, html, report
+        from sim.outputs import charts, html, report
 
         conv = report.convergence(self.run, self.frame)
         footer = report.chart_footer(self.run)
@@ -134,18 +134,18 @@ class Result:
                              self.comparisons.get("paired", pd.DataFrame())))
 
     def _repr_html_(self) -> str:  # a notebook shows the headline table
-        from sim import html
+        from sim.outputs import html
 
         return html.headline_table(self.frame)
 
 
 def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) -> Result:
-    from sim import report
+    from sim.outputs import report
 
     manifest_path = out_dir / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     frame = report.build(run) if frame is None else frame
-    from sim import compare
+    from sim.engine import compare
 
     paired = compare.comparison_frame(run.experiment, run.totals, frame,
                                       compare.grid_columns(run.experiment))
@@ -162,7 +162,8 @@ def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int 
     ``rounds`` and ``seed`` are overrides like ``--rounds`` and ``--seed``; ``charts=False``
     is ``--no-charts``; ``max_rows`` is ``--max-rows`` (see :func:`load`).
     """
-    from sim import report, runner
+    from sim.engine import runner
+    from sim.outputs import report
 
     overrides = list(overrides)
     if rounds is not None:
@@ -181,7 +182,7 @@ def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int 
 
 def open_run(folder: str | Path) -> Result:
     """A finished run read back from its folder (its saved chunks), without simulating."""
-    from sim import rundir
+    from sim.engine import rundir
 
     result, _ = rundir.load(folder)
     return _result(result, Path(folder))
@@ -189,6 +190,6 @@ def open_run(folder: str | Path) -> Result:
 
 def exact(source: ExperimentSource, overrides: Sequence[str] = ()) -> pd.DataFrame:
     """The exact values of an experiment (``houseedge exact``'s table), no simulation."""
-    from sim import exact_report
+    from sim.outputs import exact_report
 
     return exact_report.values(load(source, overrides))

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from sim.errors import InputError
-from sim.interrupt import clean_interrupts
-from sim.timing import OUTPUTS, ROUNDS, SESSION_PLAY, Phases, since_process_start
+from sim.core.errors import InputError
+from sim.core.interrupt import clean_interrupts
+from sim.core.timing import OUTPUTS, ROUNDS, SESSION_PLAY, Phases, since_process_start
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     listing = sub.add_parser("list", help="games, presets and strategies")
     listing.add_argument("--counts-cards", action="store_true",
                          help="only the strategies that remember cards already dealt")
-    from sim.studies import STUDIES
+    from sim.outputs.studies import STUDIES
 
     study = sub.add_parser("study", help="a worked study: strategy charts, effects of "
                            "removal, shipped games' charts")
@@ -113,9 +113,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _short_table(frame) -> str:
-    """The headline columns (see :func:`sim.report.terminal_table`); for a game with no
+    """The headline columns (see :func:`sim.outputs.report.terminal_table`); for a game with no
     stakes, the mean net per round."""
-    from sim.report import terminal_table
+    from sim.outputs.report import terminal_table
 
     if frame["edge_per_initial_bet"].isna().all():
         vw = max(8, *(len(v) for v in frame["variant"])) + 2
@@ -162,10 +162,11 @@ def _short_table_no_stakes(frame, vw: int, sw: int) -> str:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     if args.backend == "loky" and (args.jobs > 1 or args.jobs == -1):
-        from sim import workers
+        from sim.engine import workers
 
-        workers.start(args.jobs)  # they import while this process does (see sim.workers)
-    from sim import checkpoints, experiment, report, runner
+        workers.start(args.jobs)  # they import while this process does (see sim.engine.workers)
+    from sim.engine import checkpoints, experiment, runner
+    from sim.outputs import report
 
     overrides = list(args.overrides)
     if args.seed is not None:
@@ -175,7 +176,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise InputError(f"--jobs: expected a positive number or -1, got {args.jobs}")
     runner.check_backend(args.backend, args.scheduler)
     # A local run compiles its game's kernel on another core while it reads the experiment.
-    from sim import warm
+    from sim.engine import warm
 
     exp = experiment.load(args.file, overrides, rounds=_rounds(args.rounds),
                           on_game=warm.start if args.scheduler is None else None)
@@ -202,7 +203,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             kept = _kept_on_disk(out_dir, exp, total)
         raise _Interrupted(f"{kept} in {folder}; run again with --resume to finish") from None
     print(_short_table(frame))
-    from sim import compare
+    from sim.engine import compare
 
     for line in compare.target_lines(frame, exp):  # which rows met the target, in what rounds
         print(line.removeprefix("- ") if line else line)
@@ -216,7 +217,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(line)
     session_rounds = 0
     if exp.session is not None:  # the [session] table: bankroll and risk of ruin
-        from sim.risk.report import session_rounds_played, short_table
+        from sim.outputs.risk_report import session_rounds_played, short_table
 
         print(short_table(out_dir))
         session_rounds = session_rounds_played(out_dir)
@@ -248,7 +249,7 @@ def _closing_line(rounds: int, resumed: int, session_rounds: int, phases: Phases
 
 def _kept_on_disk(out_dir: Path, exp, total: int) -> str:
     """How many chunks an interrupted run's folder keeps, in words."""
-    from sim import checkpoints
+    from sim.engine import checkpoints
 
     store = checkpoints.CheckpointStore(out_dir, exp)
     try:
@@ -269,8 +270,9 @@ def _file_keys(args: argparse.Namespace, *keys: str) -> list[str]:
 
 
 def _cmd_exact(args: argparse.Namespace) -> int:
-    from sim import exact_report, experiment
-    from sim.files import writable_folder
+    from sim.core.files import writable_folder
+    from sim.engine import experiment
+    from sim.outputs import exact_report
 
     exp = experiment.load(args.file, [*args.overrides, *_file_keys(args, "max_rows")])
     out = writable_folder(Path(args.out), "--out") if args.out else None
@@ -280,7 +282,8 @@ def _cmd_exact(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from sim import report, rundir
+    from sim.engine import rundir
+    from sim.outputs import report
 
     result, info = rundir.load(args.folder)
     if args.charts is not None:
@@ -294,7 +297,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_charts(args: argparse.Namespace) -> int:
-    from sim import charts, report, rundir
+    from sim.engine import rundir
+    from sim.outputs import charts, report
 
     result, _ = rundir.load(args.folder)
     out = Path(args.out) if args.out else Path(args.folder)
@@ -303,7 +307,7 @@ def _cmd_charts(args: argparse.Namespace) -> int:
     drawn = report.run_charts(result, frame, report.convergence(result, frame),
                               report.outcomes(result))
     if result.experiment.session is not None:  # the bankroll's, from the saved sessions
-        from sim.risk import report as risk_report
+        from sim.outputs import risk_report
 
         drawn = itertools.chain(drawn, risk_report.figures(
             risk_report.measure_all(result.experiment, result.sessions)))
@@ -348,7 +352,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_study(args: argparse.Namespace) -> int:
-    from sim import studies
+    from sim.outputs import studies
 
     for line in studies.run(args.name, args.out, args.deals, args.seed):
         print(line)
@@ -356,7 +360,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from sim import bench, games
+    from sim import games
+    from sim.outputs import bench
 
     for name in args.game or ():
         games.get(name)
@@ -387,7 +392,7 @@ def _main(argv: Sequence[str] | None) -> int:
                    "bench": _cmd_bench, "report": _cmd_report,
                    "charts": _cmd_charts, "study": _cmd_study}[args.command]
         if not getattr(args, "quiet", False):
-            from sim.compiling import announce
+            from sim.core.compiling import announce
 
             announce()  # a first run says what it compiles (on a terminal)
         return command(args)

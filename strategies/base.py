@@ -26,7 +26,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from sim.errors import UnknownName, UnknownParameter
+from sim.core.errors import UnknownName, UnknownParameter
 
 ENTRY_POINT_GROUP = "houseedge.strategies"
 

@@ -1,9 +1,9 @@
 """Stake progressions usable by any game: flat, martingale, paroli, d'Alembert.
 
 A progression multiplies every stake of a strategy by a unit that moves with the results of
-the decided bets. Each class here describes itself as a :class:`sim.progression.ProgressionSpec`
-so the compiled kernels can run it; the rules themselves live once, in
-:func:`sim.progression.advance`.
+the decided bets. Each class here describes itself as a
+:class:`sim.core.progression.ProgressionSpec` so the compiled kernels can run it; the rules
+themselves live once, in :func:`sim.core.progression.advance`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import UnknownName
-from sim.progression import DALEMBERT, FLAT, MARTINGALE, PAROLI, ProgressionSpec
+from sim.core.errors import UnknownName
+from sim.core.progression import DALEMBERT, FLAT, MARTINGALE, PAROLI, ProgressionSpec
 from strategies.base import check_parameters
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sim.cards import parse_rank
+from sim.core.cards import parse_rank
 from sim.games.faro import FaroTable, TableBettor
 from strategies.base import register
 

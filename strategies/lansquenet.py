@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sim.cards import parse_rank
+from sim.core.cards import parse_rank
 from sim.games.lansquenet import SOURCE_SERIES, BankerPolicy, PunterPolicy, TableSeats
 from strategies.base import register
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.cards import parse_rank
-from sim.errors import UnknownName
+from sim.core.cards import parse_rank
+from sim.core.errors import UnknownName
 from sim.games.pontoon import (
     BankerTable,
     Buy,

@@ -46,12 +46,12 @@ def orderings_4x3() -> np.ndarray:
 
 def run_in_memory(experiment):
     """The RunResult the runner gives for an experiment, played in this process with no
-    folder: each chunk from the runner's streams (:func:`sim.rng.chunk_streams`), closed and
-    merged in chunk order, as :func:`sim.runner.run_chunk` and the checkpoints do."""
+    folder: each chunk from the runner's streams (:func:`sim.core.rng.chunk_streams`), closed and
+    merged in chunk order, as :func:`sim.engine.runner.run_chunk` and the checkpoints do."""
     from sim import games
-    from sim.rng import chunk_streams
-    from sim.runner import RunResult
-    from sim.stats import BatchTotals, Stats
+    from sim.core.rng import chunk_streams
+    from sim.core.stats import BatchTotals, Stats
+    from sim.engine.runner import RunResult
 
     game = games.get(experiment.game)
     stats, totals = {}, {}

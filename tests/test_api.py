@@ -7,7 +7,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from sim import api, cli
-from sim.errors import InputError
+from sim.core.errors import InputError
 
 EXPERIMENT = {
     "name": "api-faro", "game": "faro", "rounds": 3000, "chunk_rounds": 1000, "seed": 5,

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from sim import games
-from sim.progression import ProgressionSpec
-from sim.stats import Stats
+from sim.core.progression import ProgressionSpec
+from sim.core.stats import Stats
 from strategies.pontoon import Threshold
 
 PONTOON = games.get("pontoon")
@@ -61,7 +61,7 @@ def test_too_few_batches_are_flagged():
 
 
 def test_the_batches_are_of_a_fixed_length_whatever_the_chunk():
-    from sim.stats import DEPENDENT_BATCH_ROUNDS
+    from sim.core.stats import DEPENDENT_BATCH_ROUNDS
 
     rules = PONTOON.presets["british-home"]
     assert PONTOON.batch_rounds(rules) == DEPENDENT_BATCH_ROUNDS
@@ -91,8 +91,9 @@ def test_the_kernel_and_the_reference_path_cut_the_same_batches():
 
 
 def test_an_error_from_few_batches_is_flagged_and_widened_in_the_report():
-    from sim import api, report
-    from sim.stats import t95
+    from sim import api
+    from sim.core.stats import t95
+    from sim.outputs import report
     from tests.conftest import run_in_memory
 
     experiment = api.load({"name": "few", "game": "pontoon", "rounds": 4_000,

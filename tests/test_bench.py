@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from sim import bench
-from sim.errors import InputError
+from sim.core.errors import InputError
+from sim.outputs import bench
 
 
 def test_json_holds_rates_ratios_load_and_versions_and_compares(tmp_path, capsys):

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from sim.cli import main
-from sim.errors import IllegalActionError, InputError, StrategyFailedError
+from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
+from sim.core.progression import PAROLI, ProgressionSpec
+from sim.core.rng import kernel_state
+from sim.core.stats import z_score
 from sim.games.bonus import GAME, BonusBet, BonusRules, grid_for, policy_value
 from sim.games.bonus.terms import PRESETS
 from sim.games.bonus.walk import play_player, walk_table
-from sim.progression import PAROLI, ProgressionSpec
-from sim.rng import kernel_state
-from sim.stats import z_score
 from strategies.base import FunctionStrategy
 from strategies.bonus import Bold, Flat, Optimal, SwitchGame, TwoTier
 
@@ -214,7 +214,7 @@ def _half_card(folder):
 
 
 def test_a_bonus_game_file_is_found_beside_the_experiment(tmp_path, monkeypatch, capsys):
-    from sim import experiment
+    from sim.engine import experiment
 
     here, there = tmp_path / "here", tmp_path / "there"
     _half_card(here)

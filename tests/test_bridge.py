@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
 from sim.games.bridge import GAME, BridgeRules, Contract, Rubber, odds
 from sim.games.bridge.deal import contract_stats, survey_reference, survey_stats
 from sim.games.bridge.play import line_odds, line_wins
@@ -20,8 +22,6 @@ from sim.games.bridge.scoring import (
     score_auction,
     score_contract,
 )
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
 from strategies.bridge import Best, Drop, Finesse, Survey
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from sim.cards import card_name, make_pack, parse_rank, rank_counts, shuffled_packs
+from sim.core.cards import card_name, make_pack, parse_rank, rank_counts, shuffled_packs
 
 
 def test_full_pack_has_each_card_once():

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import charts
+from sim.core import plotting
+from sim.outputs import charts
 
 
 def _outcomes(values: list[float], weights: list[float]) -> pd.DataFrame:
@@ -68,7 +69,7 @@ def test_spines_left_out_of_the_layout_change_nothing_saved(monkeypatch):
         assert "right" not in left_out and "left" in left_out
         assert ("bottom" in left_out) == tick_labels
         with monkeypatch.context() as patch:
-            patch.setattr(charts, "_spines_out_of_layout", lambda fig: None)
+            patch.setattr(plotting, "_spines_out_of_layout", lambda fig: None)
             every_png, every_places, every_left_out = laid_out(tick_labels)
         assert not every_left_out
         assert np.allclose(places[0], every_places[0]) and np.allclose(places[1],

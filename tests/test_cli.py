@@ -243,7 +243,7 @@ def test_dask_uses_the_cluster_at_any_jobs_and_the_manifest_says_so(tmp_path):
     pytest.importorskip("dask.distributed")
     import json
 
-    from sim import runner
+    from sim.engine import runner
 
     calls = []
     real = runner._backend

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.timing import Phases, since_process_start
+from sim.core.timing import Phases, since_process_start
 
 ROOT = Path(__file__).parents[1]
 LINE = re.compile(r"^([\d.]+) s in all: ([\d,]+) rounds played in ([\d.]+) s; "
@@ -30,7 +30,7 @@ def test_phases_add_up_the_time_spent_in_each():
 
 
 def test_process_time_counts_from_the_process_start():
-    code = ("import time; time.sleep(0.5); from sim.timing import since_process_start; "
+    code = ("import time; time.sleep(0.5); from sim.core.timing import since_process_start; "
             "print(since_process_start())")
     seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True,
                                    text=True, check=True, cwd=ROOT).stdout)

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from sim.compare import paired_difference, t95
+from sim.core.stats import MAX_PAIRED_BATCHES, BatchTotals, Stats
+from sim.engine.compare import paired_difference, t95
 from sim.games.faro import GAME as FARO
 from sim.games.faro.rules import PRESETS
-from sim.stats import MAX_PAIRED_BATCHES, BatchTotals, Stats
 from strategies.betting import progression_spec
 from strategies.faro import FlatRank
 
@@ -124,7 +124,7 @@ def test_t95_is_students_two_sided_quantile(dof):
 
 
 def test_terminal_comparison_cells_never_run_together():
-    from sim.report import comparison_terminal
+    from sim.outputs.report import comparison_terminal
 
     paired = pd.DataFrame({
         "variant": ["no-fifth-card-buy", "b"], "strategy": ["optimal", "s"],
@@ -157,7 +157,7 @@ def test_one_batch_gives_the_difference_without_a_paired_error():
 
 
 def test_the_terminal_table_gives_every_note_once():
-    from sim.report import comparison_terminal
+    from sim.outputs.report import comparison_terminal
 
     notes = ["only 4 paired batches", "one paired batch", "only 4 paired batches", ""]
     paired = pd.DataFrame({
@@ -183,7 +183,7 @@ def _noisy_row(seed: int, chunks: int = 12, prize_every: int = 0) -> BatchTotals
 
 
 def test_rows_that_share_no_cards_are_independent():
-    from sim.compare import RowError
+    from sim.engine.compare import RowError
 
     a, b = _noisy_row(1), _noisy_row(2)
     errors = (RowError(0.03, exact=True), RowError(0.04, exact=True))
@@ -193,7 +193,7 @@ def test_rows_that_share_no_cards_are_independent():
 
 
 def test_a_paired_error_is_never_below_what_the_rows_own_errors_allow():
-    from sim.compare import RowError
+    from sim.engine.compare import RowError
 
     # The same batches for both rows: the batches say the difference never varies, but the
     # rows' own errors (say, exact SDs that count a rare prize) differ by 0.02.
@@ -205,7 +205,7 @@ def test_a_paired_error_is_never_below_what_the_rows_own_errors_allow():
 
 
 def test_exact_sds_count_the_spread_that_the_batches_missed():
-    from sim.compare import RowError
+    from sim.engine.compare import RowError
 
     # Batches that saw a spread of 0.01 per row, uncorrelated; exact SDs ten times that.
     a, b = _noisy_row(4), _noisy_row(5)
@@ -217,7 +217,9 @@ def test_exact_sds_count_the_spread_that_the_batches_missed():
 
 
 def _faro(strategies, rounds=60_000, **extra):
-    from sim import api, compare, report
+    from sim import api
+    from sim.engine import compare
+    from sim.outputs import report
     from tests.conftest import run_in_memory
 
     experiment = api.load({"name": "pairing", "game": "faro", "rounds": rounds,
@@ -239,7 +241,7 @@ def test_a_pairing_that_makes_a_difference_noisier_says_so():
 
 
 def test_the_variance_reduction_has_a_range_and_an_inconclusive_one_is_marked():
-    from sim.report import comparison_terminal
+    from sim.outputs.report import comparison_terminal
 
     paired = _faro([{"name": "flat king", "use": "flat-rank", "params": {"ranks": "K"}},
                     {"name": "flat queen", "use": "flat-rank", "params": {"ranks": "Q"}}])
@@ -251,7 +253,7 @@ def test_the_variance_reduction_has_a_range_and_an_inconclusive_one_is_marked():
 
 
 def test_faro_comparisons_are_shown_per_deal_too():
-    from sim.report import comparison_terminal
+    from sim.outputs.report import comparison_terminal
 
     paired = _faro([{"name": "flat king", "use": "flat-rank", "params": {"ranks": "K"}},
                     {"name": "case bets", "use": "flat-rank", "params": {"ranks": "all"}}])
@@ -260,7 +262,9 @@ def test_faro_comparisons_are_shown_per_deal_too():
 
 
 def test_a_baseline_that_never_varies_says_pairing_gains_nothing():
-    from sim import api, compare, report
+    from sim import api
+    from sim.engine import compare
+    from sim.outputs import report
     from tests.conftest import run_in_memory
 
     # Never passing the bank loses all of it every time: -100% +- 0, a constant.

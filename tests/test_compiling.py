@@ -5,7 +5,7 @@ import io
 import numba
 from numba.core import event
 
-from sim.compiling import CompileNotices, announce
+from sim.core.compiling import CompileNotices, announce
 
 
 def test_each_top_level_compilation_is_announced_with_its_time():

@@ -7,7 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from sim.cards import make_pack
+from sim.core.cards import make_pack
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
 from sim.games.cribbage import (
     GAME,
     CribbageRules,
@@ -26,8 +28,6 @@ from sim.games.cribbage import (
 )
 from sim.games.cribbage.kernel import policy_arrays
 from sim.games.cribbage.statistics import score_patterns
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
 from strategies.base import FunctionStrategy
 from strategies.cribbage import BestHand, FirstCards, HandAndCrib, HighestCount
 
@@ -177,7 +177,7 @@ def test_bad_rules_and_illegal_discards():
         CribbageRules(cards_dealt=6, players=3)
     with pytest.raises(ValueError, match="seat"):
         CribbageRules(seat="crib")
-    from sim.errors import IllegalActionError
+    from sim.core.errors import IllegalActionError
 
     with pytest.raises(IllegalActionError, match="different cards"):
         play_deal(list(range(13)), CribbageRules(),

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from sim import games
-from sim.progression import ProgressionSpec
-from sim.rng import Streams, chunk_streams, kernel_state, streams
-from sim.stats import Stats
-from sim.xoshiro import (
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import Streams, chunk_streams, kernel_state, streams
+from sim.core.stats import Stats
+from sim.core.xoshiro import (
     bounded_integers,
     lazy_order,
     raw_outputs,
@@ -193,8 +193,8 @@ def test_faro_soda_and_no_soda_share_their_shuffles():
 
 # --------------------------------------------------------------------------- lansquenet
 def _lansquenet_session(rules, strategy, s):
+    from sim.core.rng import strategy_generator
     from sim.games.lansquenet import RandomPacks, RoundTable
-    from sim.rng import strategy_generator
 
     return RoundTable(rules, strategy, FLAT, RandomPacks(rules, kernel_state(s)),
                       strategy_generator(s))
@@ -321,8 +321,8 @@ def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
     game = games.get("scratchcard")
     rules = game.presets[preset]
     s = seed(pack=game.pack_key(rules))
+    from sim.core.rng import strategy_generator
     from sim.games.scratchcard.play import simulate_reference
-    from sim.rng import strategy_generator
 
     for strategy in (FixedTickets(5), StopWinLoss(30, stop_win=10.0, stop_loss=10.0)):
         fast = game.simulate(rules, strategy, FLAT, 300, s)
@@ -362,9 +362,9 @@ def test_bonus_kernel_equals_reference_from_the_same_seed(name):
     rules = game.presets["seed"]
     strategy = {"flat": Flat(5.0), "bold": Bold()}[name]
     s = seed(pack=game.pack_key(rules))
+    from sim.core.rng import strategy_generator
     from sim.games.bonus import grid_for
     from sim.games.bonus.walk import simulate_reference
-    from sim.rng import strategy_generator
 
     kernel = game.simulate(rules, strategy, FLAT, 60, s)
     reference = simulate_reference(grid_for(rules), strategy, 60, strategy_generator(s),
@@ -388,8 +388,8 @@ def test_the_runner_deals_every_row_of_a_pack_the_same_cards():
     chunk, in either variant (the strategy's name keys only its own stream); another chunk
     index deals other cards, and the soda rule still changes the results."""
     from sim.api import load
-    from sim.checkpoints import Chunk
-    from sim.runner import run_chunk
+    from sim.engine.checkpoints import Chunk
+    from sim.engine.runner import run_chunk
 
     exp = load({"game": "faro", "rounds": 2000, "chunk_rounds": 1000,
                 "variants": {"with soda": {"preset": "faro"},

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from sim import games
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import chunk_streams
 from sim.games.base import Game
-from sim.progression import ProgressionSpec
-from sim.rng import chunk_streams
 from strategies import base as registry
 
 ROUNDS = 40

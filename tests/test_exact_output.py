@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim import cli, exact_report, experiment
+from sim import cli
+from sim.engine import experiment
+from sim.outputs import exact_report
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 

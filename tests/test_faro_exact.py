@@ -5,6 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec, ProgressionState
 from sim.games.faro import (
     FaroRules,
     RankBet,
@@ -17,7 +18,6 @@ from sim.games.faro import (
 )
 from sim.games.faro.kernel import play_ordered_deals
 from sim.games.faro.rules import PRESETS
-from sim.progression import ProgressionSpec, ProgressionState
 from strategies.faro import CallTurn, CaseBets, Copper, Corner, FlatRank, HighCard
 from tests.conftest import distinct_orderings
 

@@ -5,11 +5,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.progression import ProgressionState
 from sim.games.faro import GAME, CallTurnBet, FaroView, HighCardBet, RankBet, play_deal
 from sim.games.faro.kernel import play_ordered_deals
 from sim.games.faro.rules import PRESETS
-from sim.progression import ProgressionState
 from strategies.betting import progression_spec
 from strategies.faro import CallTurn, CaseBets, Copper, Corner, FlatRank, HighCard
 
@@ -154,9 +154,9 @@ def test_plain_function_strategy_runs_on_the_reference_path():
 def test_fast_loop_equals_general_loop(preset, strategy):
     """The fast loop (flat stakes on single ranks, shuffle inline) gives the general loop's
     statistics bit for bit, and leaves the generator in the same state."""
+    from sim.core.progression import ProgressionSpec
+    from sim.core.rng import kernel_state
     from sim.games.faro.kernel import _kernel_args, _simulate, by_rank, simulate_table
-    from sim.progression import ProgressionSpec
-    from sim.rng import kernel_state
 
     rules = PRESETS[preset]
     table = strategy.as_table(rules)
@@ -177,9 +177,9 @@ def test_fast_loop_equals_general_loop(preset, strategy):
 
 def test_sessions_on_the_fast_loop_equal_the_general_loop():
     """Session nets of a flat single-rank table, from the fast loop, are the general loop's."""
+    from sim.core.progression import ProgressionSpec
+    from sim.core.rng import kernel_state
     from sim.games.faro.kernel import _kernel_args, _session_nets, session_nets
-    from sim.progression import ProgressionSpec
-    from sim.rng import kernel_state
 
     rules = PRESETS["faro"]
     table = FlatRank("all").as_table(rules)

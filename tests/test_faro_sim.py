@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from sim.core.stats import z_score
 from sim.games.faro import GAME, RankBet, resolved_odds
 from sim.games.faro.rules import PRESETS
-from sim.stats import z_score
 from strategies.betting import progression_spec
 from strategies.faro import CallTurn, CaseBets, Copper, Corner, FlatRank, HighCard
 

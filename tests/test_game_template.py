@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.progression import ProgressionSpec
 from sim.games.base import KERNEL, KERNEL_TABULATED, REFERENCE
 from sim.games.faro import FaroGame, FaroRules, FaroTable, RankBet, TableBettor
-from sim.progression import ProgressionSpec
 
 FLAT = ProgressionSpec()
 KING = FaroTable((1 << 12,), (False,), ((0.0, 1.0),))

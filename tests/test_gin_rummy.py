@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from sim.cards import N_SUITS
+from sim.core.cards import N_SUITS
+from sim.core.rng import kernel_state
 from sim.games.cribbage.score import parse_cards
 from sim.games.gin_rummy import GinRules, deadwood, deadwood_counts, simulate_hands
-from sim.rng import kernel_state
 
 
 def melds_of(cards):

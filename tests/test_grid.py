@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from sim import api
-from sim.errors import InputError
-from sim.experiment import load
+from sim.core.errors import InputError
+from sim.engine.experiment import load
 
 FILE = """
 game = "faro"
@@ -163,7 +163,8 @@ def test_the_report_of_a_grid_of_a_hundred_rows_is_written_in_bounded_time(tmp_p
 
     from PIL import Image
 
-    from sim import report, rundir
+    from sim.engine import rundir
+    from sim.outputs import report
 
     path = _file(tmp_path, BIG.replace("10_000", "100").replace("2_000", "20").replace(
         "1_000", "10"))

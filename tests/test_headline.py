@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from sim import cli, experiment, report, runner
-from sim.stats import Z95
+from sim import cli
+from sim.core.stats import Z95
+from sim.engine import experiment, runner
+from sim.outputs import report
 
 
 def _frame(tmp_path: Path, data: dict):
@@ -97,7 +99,7 @@ def test_the_cli_table_names_the_basis(tmp_path, capsys):
 
 
 def test_a_row_without_an_edge_has_no_running_edge_nor_outcomes_drawn(tmp_path):
-    from sim import charts
+    from sim.outputs import charts
 
     # On the oh-snap card the optimal bonus player keeps the deposit and never bets (checked
     # below): the net per initial stake is 0 in every round, and there is no edge at all.

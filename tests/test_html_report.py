@@ -192,7 +192,7 @@ def test_comparison_z_cells_are_coloured_as_the_headlines_are(run_dir):
 def test_a_formatted_z_column_is_coloured_by_the_headline_thresholds():
     import pandas as pd
 
-    from sim import html
+    from sim.outputs import html
 
     table = html.plain_table(pd.DataFrame({"row": ["a", "b", "c", "d"],
                                            "z": ["+0.39", "-2.50", "+3.10", ""]}), "t")
@@ -221,7 +221,7 @@ chunk_sessions = 1000
 
 
 def test_a_probability_reads_in_percent_to_three_figures():
-    from sim.risk.report import percent
+    from sim.outputs.risk_report import percent
 
     assert [percent(p) for p in (0.00448991, 0.25323, 1.0, 0.0, 1e-9, float("nan"))] == \
         ["0.449%", "25.3%", "100%", "0%", "< 0.001%", ""]
@@ -231,7 +231,7 @@ def test_the_bankroll_section_leads_with_the_answers_in_percent_and_folds_the_fu
         tmp_path):
     import pandas as pd
 
-    from sim.risk.report import percent
+    from sim.outputs.risk_report import percent
 
     (tmp_path / "b.toml").write_text(BANKROLL)
     out = tmp_path / "out"

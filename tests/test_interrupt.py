@@ -132,7 +132,7 @@ def test_workers_ignore_sigint_between_tasks_and_are_reused():
     # traceback of its own.
     from joblib import Parallel, delayed
 
-    from sim import workers
+    from sim.engine import workers
 
     # What this process had (a shell starting the suite in the background ignores SIGINT).
     own = signal.getsignal(signal.SIGINT)
@@ -188,7 +188,7 @@ def _frame_of(function: str, filename: str):
 
 
 def test_no_interrupt_is_raised_inside_a_callback_from_compiled_code():
-    from sim.interrupt import _outermost_lossy
+    from sim.core.interrupt import _outermost_lossy
 
     def _in_callback(frame) -> bool:
         return _outermost_lossy(frame) is not None
@@ -214,7 +214,7 @@ def test_no_interrupt_is_raised_inside_a_callback_from_compiled_code():
 def test_an_interrupt_inside_a_finalizer_is_raised_in_the_code_it_interrupted():
     import gc
 
-    from sim.interrupt import clean_interrupts
+    from sim.core.interrupt import clean_interrupts
 
     class Dropped:
         def __del__(self):

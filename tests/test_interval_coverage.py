@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import api, compare, report
+from sim import api
+from sim.engine import compare
+from sim.outputs import report
 from tests.conftest import run_in_memory
 
 pytestmark = pytest.mark.slow

@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.cards import RANK_SYMBOLS
 from sim.cli import main
-from sim.errors import InputError
-from sim.experiment import load
+from sim.core.cards import RANK_SYMBOLS
+from sim.core.errors import InputError
+from sim.core.progression import ProgressionSpec
+from sim.engine.experiment import load
 from sim.games.lansquenet import (
     PRESETS,
     LansquenetRules,
@@ -22,7 +23,6 @@ from sim.games.lansquenet import (
     run_lengths,
 )
 from sim.games.lansquenet.cheat import p_at_least
-from sim.progression import ProgressionSpec
 from strategies.lansquenet import NeverPass, Sharper
 
 ROOT = Path(__file__).resolve().parent.parent

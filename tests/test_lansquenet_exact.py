@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
 from sim.games.lansquenet import (
     LansquenetRules,
     RoundTable,
@@ -20,7 +21,6 @@ from sim.games.lansquenet.cheat import pounds_shillings_pence
 from sim.games.lansquenet.coup import Deck, deal_coup
 from sim.games.lansquenet.exact import full_cover_table, policy_rows
 from sim.games.lansquenet.rules import BankerPolicy, LansquenetTable, PunterPolicy
-from sim.progression import ProgressionSpec
 from strategies.lansquenet import (
     AvoidRun,
     CoverBelow,

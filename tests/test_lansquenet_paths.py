@@ -6,8 +6,9 @@ import pickle
 import numpy as np
 import pytest
 
-from sim.errors import IllegalActionError, InputError, StrategyFailedError
-from sim.experiment import from_dict
+from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
+from sim.core.progression import ProgressionSpec
+from sim.engine.experiment import from_dict
 from sim.games.lansquenet import (
     GAME,
     PRESETS,
@@ -26,7 +27,6 @@ from sim.games.lansquenet import (
 )
 from sim.games.lansquenet.coup import BANK, STAKES
 from sim.games.lansquenet.kernel import RECORD, counter_names, play_ordered_banks
-from sim.progression import ProgressionSpec
 from strategies.betting import progression_spec
 from strategies.lansquenet import (
     AvoidRun,
@@ -284,8 +284,8 @@ def test_sessions_in_one_call_each_start_afresh(strategy, progression):
     """session_nets plays all its sessions in one kernel call: its first session is the one a
     call for that session alone plays (the table starts afresh, the packs keyed from bank 0),
     and its first sessions do not depend on how many follow."""
+    from sim.core.rng import kernel_state
     from sim.games.lansquenet.kernel import _kernel_args, _no_orders, _session, session_nets
-    from sim.rng import kernel_state
 
     rules = LansquenetRules()
     table = strategy.as_table(rules)

@@ -10,12 +10,12 @@ import math
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
+from sim.core.stats import Stats
 from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
 from sim.games.lansquenet.exact import seats_value
 from sim.games.lansquenet.kernel import simulate_table
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
-from sim.stats import Stats
 from strategies.lansquenet import CoverBelow, FollowRun, NeverPass, PassAfter, Sharper
 
 FLAT = ProgressionSpec()

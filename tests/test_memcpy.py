@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from sim.memcpy import copy_into
+from sim.core.memcpy import copy_into
 
 
 @numba.njit

@@ -1,6 +1,6 @@
 import numpy as np
 
-from sim.memo import by_content, content_key, nbytes, remember, table_cache
+from sim.core.memo import by_content, content_key, nbytes, remember, table_cache
 
 
 def test_cache_is_bounded_by_bytes_and_keeps_the_last_table_whatever_its_size():
@@ -33,7 +33,7 @@ def test_nbytes_counts_the_arrays_of_a_dataclass():
 
 
 def test_a_slow_table_let_go_is_kept_compressed_and_comes_back_equal(monkeypatch):
-    import sim.memo as memo
+    import sim.core.memo as memo
     from sim.games.bonus.grid import PolicyTable
 
     cache = table_cache(max_bytes=3000)

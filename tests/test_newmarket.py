@@ -4,10 +4,10 @@ rules of the run, and the stakes."""
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
 from sim.games.newmarket import GAME, NewmarketRules, NewmarketView, ReferenceRound, policy_suit
 from sim.games.newmarket.play import simulate_table
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
 from strategies.newmarket import Boodle, Longest, Lowest, Random, Shortest
 
 

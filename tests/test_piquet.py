@@ -10,11 +10,11 @@ from math import comb
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
 from sim.games.piquet import GAME, PiquetRules, PiquetView, exact_odds, parse_card
 from sim.games.piquet.deal import play_reference, simulate_table
 from sim.games.piquet.hand import contest, evaluate, masks_of, unopposed
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
 from strategies.piquet import Cautious, Combinations, Lowest, Point
 
 

@@ -8,14 +8,14 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
+from sim.core.xoshiro import bounded, bounded_integers, raw_outputs, round_states
 from sim.games.pontoon import GAME, BankerTable, PlayerTable, PontoonRules, Session
 from sim.games.pontoon.kernel import D_BANKER_PONTOON, D_NET, deal_rows
 from sim.games.pontoon.pack import RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.rules import PRESETS
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
-from sim.xoshiro import bounded, bounded_integers, raw_outputs, round_states
 from tests.test_pontoon_exact import buying_table
 from tests.test_pontoon_paths import FIELDS
 

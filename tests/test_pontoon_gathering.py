@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from sim import api
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
 from sim.games.pontoon import GAME, BankerTable, GivenCards, PlayerTable, PontoonRules, Session
 from sim.games.pontoon.kernel import D_LOCKED, D_NET, D_SHUFFLE, deal_rows, simulate_tables
 from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.views import Move
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
 from strategies.pontoon import StandOn
 from tests.test_pontoon_reference import Script, order, ranks
 

@@ -11,6 +11,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
 from sim.games.pontoon import GAME, PRESETS, BankerTable, PontoonRules, Session, StakeView
 from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.pack import RandomCards
@@ -23,7 +24,6 @@ from sim.games.pontoon.removal import (
     paired_gain,
     removal_effects,
 )
-from sim.progression import ProgressionSpec
 from strategies.pontoon import CardMemory
 from tests.test_pontoon_exact import NeedCard, PrefixPack, buying_table
 

@@ -5,11 +5,11 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
 from sim.games.pontoon import GAME, BankerTable, GivenCards, PontoonRules, Session
 from sim.games.pontoon.kernel import play_ordered_deals
 from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.rules import PRESETS
-from sim.progression import ProgressionSpec
 from strategies.pontoon import CardMemory, Threshold
 from tests.test_pontoon_exact import buying_table
 
@@ -105,8 +105,8 @@ def test_kernel_and_reference_report_the_same_counters():
 def test_sessions_in_one_call_equal_a_call_per_session():
     """session_nets plays all its sessions in one kernel call: the nets are those of one call
     per session, each starting at its own shuffle index under the same key."""
+    from sim.core.rng import kernel_state
     from sim.games.pontoon.kernel import _kernel_args, _simulate, session_nets
-    from sim.rng import kernel_state
 
     rules = PRESETS["british-home"]
     player = TABLES["splits-buys"](rules)

@@ -9,6 +9,8 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.headline import z_score
+from sim.core.rng import kernel_state
 from sim.games.pontoon import BankerTable, GivenCards, PlayerTable, PontoonRules, Session
 from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.hand import BUY1, TWIST
@@ -16,8 +18,6 @@ from sim.games.pontoon.kernel import play_ordered_deals, simulate_tables
 from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.solver import best_player
 from sim.games.pontoon.views import Move
-from sim.headline import z_score
-from sim.rng import kernel_state
 from tests.test_pontoon_exact import buying_table, enumerate_deals
 from tests.test_pontoon_paths import FIELDS, _orders, reference_rows
 from tests.test_pontoon_reference import Script, order

@@ -6,7 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.progression import ProgressionSpec
 from sim.games.pontoon import (
     GAME,
     BankerTable,
@@ -19,7 +20,6 @@ from sim.games.pontoon import (
     TableBanker,
 )
 from sim.games.pontoon.rules import PRESETS
-from sim.progression import ProgressionSpec
 from strategies.pontoon import Adaptive, CardMemory, StandOn, Table, Threshold
 
 RULES = PRESETS["british-home"]
@@ -211,7 +211,7 @@ def test_bad_tables_are_refused_before_the_run():
 
 
 def test_progressions_are_refused():
-    from sim.errors import InputError
+    from sim.core.errors import InputError
 
     with pytest.raises(InputError, match="only the flat progression"):
         GAME.check(RULES, Threshold(), ProgressionSpec(kind=1))

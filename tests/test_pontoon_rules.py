@@ -5,6 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.progression import ProgressionSpec
 from sim.games.pontoon import GAME, BankerTable, Move, PlayerTable
 from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.hand import (
@@ -27,7 +28,6 @@ from sim.games.pontoon.players import TableBanker, TablePlayer
 from sim.games.pontoon.rules import PRESETS, PontoonRules
 from sim.games.pontoon.solver import best_banker
 from sim.games.pontoon.views import hand_totals
-from sim.progression import ProgressionSpec
 
 A, TEN, J, Q, K = 0, 9, 10, 11, 12
 

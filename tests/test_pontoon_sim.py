@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from sim.cli import main
+from sim.core.progression import ProgressionSpec
+from sim.core.stats import z_score
 from sim.games.pontoon import GAME, PontoonRules
 from sim.games.pontoon.rules import PRESETS
-from sim.progression import ProgressionSpec
-from sim.stats import z_score
 from strategies.pontoon import CardMemory, Table, Threshold
 
 FLAT = ProgressionSpec()

@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
+from sim.core.rng import kernel_state
+from sim.core.stats import z_score
 from sim.games.pontoon import BankerTable, PlayerTable, PontoonRules
 from sim.games.pontoon.charts import banker_chart, player_chart, stake_chart, strategy_figure
 from sim.games.pontoon.exact_deal import signal_weights
@@ -14,8 +16,6 @@ from sim.games.pontoon.exact_infinite import banker_by_key, infinite_exact, infi
 from sim.games.pontoon.hand import BUY1, BUY2, N_SCORES, STICK, TWIST, rule_vectors, settle
 from sim.games.pontoon.kernel import simulate_tables
 from sim.games.pontoon.solver import best_banker, best_player, iterate
-from sim.rng import kernel_state
-from sim.stats import z_score
 
 RULES = PontoonRules(infinite_deck=True)
 STAND17 = BankerTable.stand_on(17)

@@ -10,6 +10,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sim.core.headline import z_score
+from sim.core.rng import kernel_state
+from sim.core.tabulate import NotTabulable
 from sim.games.pontoon import BankerTable, GivenCards, PlayerTable, PontoonRules, Session
 from sim.games.pontoon.exact_deal import deal_exact, full_signal_weights, signal_weights
 from sim.games.pontoon.exact_infinite import infinite_value
@@ -28,9 +31,6 @@ from sim.games.pontoon.solver import best_banker, best_player
 from sim.games.pontoon.tabulate import build_banker
 from sim.games.pontoon.views import Move
 from sim.games.pontoon.walk import walk_deal
-from sim.headline import z_score
-from sim.rng import kernel_state
-from sim.tabulate import NotTabulable
 from tests.test_pontoon_exact import buying_table, enumerate_deals
 from tests.test_pontoon_paths import FIELDS, _orders, reference_rows
 

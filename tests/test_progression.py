@@ -1,6 +1,6 @@
 import pytest
 
-from sim.progression import ProgressionSpec, ProgressionState
+from sim.core.progression import ProgressionSpec, ProgressionState
 from strategies.betting import progression_spec
 
 

@@ -11,11 +11,12 @@ from math import comb
 import numpy as np
 import pytest
 
-from sim import cli, session_play
+from sim import cli
+from sim.core.progression import ProgressionSpec
+from sim.engine import session_play
 from sim.games.faro import GAME as FARO
 from sim.games.faro import FaroRules
 from sim.games.faro.kernel import play_ordered_deals
-from sim.progression import ProgressionSpec
 from sim.risk import diffusion, exact
 from sim.risk.law import RoundLaw
 from sim.risk.montecarlo import SessionStats
@@ -227,7 +228,7 @@ def test_a_stop_loss_of_the_whole_bankroll_is_accepted():
 ])
 def test_an_override_of_one_session_length_replaces_the_other(tmp_path, file_keys, override,
                                                               rounds):
-    from sim import experiment
+    from sim.engine import experiment
 
     path = tmp_path / "e.toml"
     path.write_text(BASE + "bankroll = 50\n" + file_keys + "\n")

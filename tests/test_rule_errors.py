@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim import experiment
-from sim.errors import InputError, RuleError
+from sim.core.errors import InputError, RuleError
+from sim.engine import experiment
 from sim.games import get
 from sim.games.faro import FaroRules
 from sim.games.lansquenet import LansquenetRules

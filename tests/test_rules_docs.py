@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sim import games, rulesdoc
+from sim import games
+from sim.outputs import rulesdoc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_each_rules_page_lists_the_parameters_of_the_code(path):
     names = rulesdoc.pages()[path]
     assert path.read_text() == rulesdoc.expected(path, names), (
-        f"{path.name} is out of date with the rules dataclasses: run python -m sim.rulesdoc")
+        f"{path.name} is out of date with the rules dataclasses: run "
+        "python -m sim.outputs.rulesdoc")
 
 
 @pytest.mark.parametrize("name", games.names())

@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim import experiment, runner
-from sim.checkpoints import CheckpointStore, CorruptCheckpoint
 from sim.cli import main
+from sim.engine import experiment, runner
+from sim.engine.checkpoints import CheckpointStore, CorruptCheckpoint
 
 ROOT = Path(__file__).parents[1]
 FARO = str(ROOT / "experiments" / "faro.toml")

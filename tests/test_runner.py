@@ -5,8 +5,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim import runner
 from sim.cli import main
+from sim.engine import runner
 
 SMALL = ["rounds=30000", "chunk_rounds=10000"]
 EXPERIMENT = str(Path(__file__).parents[1] / "experiments" / "faro.toml")
@@ -88,8 +88,8 @@ def test_outputs_and_manifest(tmp_path):
 
 
 def test_plan_fixes_chunks_by_experiment_not_jobs(tmp_path):
-    from sim import experiment
-    from sim.checkpoints import CheckpointStore
+    from sim.engine import experiment
+    from sim.engine.checkpoints import CheckpointStore
 
     exp = experiment.load(EXPERIMENT, ["rounds=25", "chunk_rounds=10"])
     chunks = list(CheckpointStore(tmp_path, exp).todo())
@@ -106,7 +106,8 @@ def test_rows_keep_their_numbers_when_rows_are_added_removed_or_reordered(tmp_pa
                 "variants": dict(reversed(list(data["variants"].items())))}
 
     def rows(exp: dict, out: Path) -> pd.DataFrame:
-        from sim import experiment, report
+        from sim.engine import experiment
+        from sim.outputs import report
 
         result = runner.run(experiment.from_dict(exp, "exp.toml", Path(EXPERIMENT).parent),
                             out, progress=False)

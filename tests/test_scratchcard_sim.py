@@ -6,12 +6,12 @@ import math
 import numpy as np
 import pytest
 
-from sim.errors import IllegalActionError, InputError, StrategyFailedError
+from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
+from sim.core.progression import MARTINGALE, ProgressionSpec
+from sim.core.stats import z_score
 from sim.games.scratchcard import GAME, ScratchPlan, ScratchRules, play_session
 from sim.games.scratchcard.exact import plan_grid
 from sim.games.scratchcard.play import _draw_online, settle
-from sim.progression import MARTINGALE, ProgressionSpec
-from sim.stats import z_score
 from strategies.base import FunctionStrategy
 from strategies.scratchcard import Budget, FixedTickets, PlanPlayer, StopWinLoss
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.errors import InputError
+from sim.core.errors import InputError
 from sim.games.scratchcard import ScratchRules, load_claims, load_table
 from sim.games.scratchcard.table import DATA_DIR, SHIPPED
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sim import runner, session_play
 from sim.cli import main
+from sim.engine import runner, session_play
 from sim.games.base import Game
 
 ROOT = Path(__file__).parents[1]
@@ -153,14 +153,12 @@ def test_the_strategies_of_a_pack_play_their_sessions_on_the_same_cards():
     """Session play keys its streams by names like the rounds: the flat king's and the
     martingale's first sessions see the same deals (the same wins and losses on the king,
     scaled by the martingale's stakes), and a row's sessions do not depend on its index."""
+    from sim.core.progression import ProgressionSpec
+    from sim.core.rng import named_streams
     from sim.games.faro import GAME as FARO
     from sim.games.faro import FaroRules
-    from sim.progression import ProgressionSpec
-    from sim.risk.spec import SessionSpec
-    from sim.rng import named_streams
     from strategies.faro import FlatRank
 
-    spec = SessionSpec(bankroll=50, rounds=30, sessions=40, chunk_sessions=40)
     rules = FaroRules()
     pack = FARO.pack_key(rules)
     flat = FARO.session_nets(rules, FlatRank("K"), ProgressionSpec(), 40, 30,

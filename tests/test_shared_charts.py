@@ -12,8 +12,10 @@ import matplotlib.pyplot as plt
 import pytest
 from matplotlib.figure import Figure
 
-from sim import charts, games
+from sim import games
 from sim.cli import main
+from sim.core import plotting
+from sim.outputs import charts
 
 ROOT = Path(__file__).parents[1]
 KEYED = [name for name in games.names()
@@ -97,7 +99,7 @@ def test_a_run_draws_a_shared_chart_once_and_writes_it_for_every_variant(tmp_pat
 
 
 def test_log_tick_labels_are_plain_text():
-    from sim.charts import figure_bytes, plain_log_label
+    from sim.core.plotting import figure_bytes, plain_log_label
 
     assert plain_log_label(r"$\mathdefault{10^{-3}}$") == "10⁻³"
     assert plain_log_label(r"$\mathdefault{2\times10^{-3}}$") == "2×10⁻³"
@@ -122,7 +124,7 @@ def test_log_axes_make_only_the_ticks_they_draw_and_draw_the_same(scale, limits)
         ax.set_xscale(scale)
         ax.set_yscale(scale)
         if wrap:
-            charts._ticks_in_view(fig)
+            plotting._ticks_in_view(fig)
         fig.canvas.draw()
         ticks = {name: sorted(round(t.get_loc(), 12) for t in axis._update_ticks())
                  for name, axis in (("x", ax.xaxis), ("y", ax.yaxis))}
@@ -156,7 +158,7 @@ def test_a_saved_shared_chart_is_held_as_its_bytes_only():
 # --------------------------------------------------------------------- charts that belong
 def _pontoon_charts(path: Path, overrides: list[str] = ()) -> dict[str, list[str]]:
     """Variant -> the exact charts a run of the experiment at ``path`` draws for it."""
-    from sim import experiment
+    from sim.engine import experiment
 
     exp = experiment.load(path, list(overrides))
     game = games.get("pontoon")

@@ -2,7 +2,7 @@ import math
 
 import numpy as np
 
-from sim.stats import Stats, z_score
+from sim.core.stats import Stats, z_score
 
 
 def _stats(rng, n, vary_stake=True):

@@ -10,7 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import api, report, runner, tabulate
+from sim import api
+from sim.core import tabulate
+from sim.core.progression import ProgressionSpec, ProgressionState
+from sim.core.rng import kernel_state
+from sim.engine import runner
 from sim.games import bonus, faro, lansquenet, pontoon, scratchcard
 from sim.games.bonus import BonusBet
 from sim.games.bonus.walk import play_player, walk_table
@@ -27,8 +31,7 @@ from sim.games.pontoon.rules import PRESETS as PONTOON_PRESETS
 from sim.games.pontoon.tabulate import tabulate as pontoon_tabulate
 from sim.games.pontoon.views import Buy
 from sim.games.scratchcard.play import play_session
-from sim.progression import ProgressionSpec, ProgressionState
-from sim.rng import kernel_state
+from sim.outputs import report
 from strategies.betting import progression_spec
 from strategies.bonus import Flat as BonusFlat
 from strategies.faro import FlatRank, HighCard

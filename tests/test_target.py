@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim import runner
 from sim.cli import main
-from sim.stats import Z95
+from sim.core.stats import Z95
+from sim.engine import runner
 
 CHUNK = 5_000
 EXPERIMENT = f"""

@@ -1,5 +1,5 @@
 """A first run compiles its game's kernel in a process of its own while it reads the
-experiment (sim.warm), so that on an empty numba cache the run's first chunk loads it."""
+experiment (sim.engine.warm), so that on an empty numba cache the run's first chunk loads it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sim import warm
+from sim.core import kernel_cache
+from sim.engine import warm
 
 ROOT = Path(__file__).parents[1]
 
@@ -33,7 +34,8 @@ print(compiled.count("_simulate"))
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "numba"
+    folder = tmp_path / "numba" / kernel_cache.sources_digest()  # as a child names it
+    monkeypatch.setattr(kernel_cache, "folder", lambda: folder)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
     return folder
 
@@ -82,8 +84,9 @@ def test_the_warm_up_process_leaves_the_kernel_compiled_in_the_cache(cache):
 
 
 def test_a_command_line_run_warms_its_game_up_in_the_background(monkeypatch, tmp_path):
-    from sim import cli, runner
-    from sim.errors import InputError
+    from sim import cli
+    from sim.core.errors import InputError
+    from sim.engine import runner
 
     started = []
     monkeypatch.setattr(warm, "start", started.append)

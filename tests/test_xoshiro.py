@@ -1,8 +1,8 @@
 import numpy as np
 from scipy import stats as sps
 
-from sim.rng import chunk_seed, kernel_state
-from sim.xoshiro import bounded_integers, raw_outputs, shuffle_in_place
+from sim.core.rng import chunk_seed, kernel_state
+from sim.core.xoshiro import bounded_integers, raw_outputs, shuffle_in_place
 
 MASK = (1 << 64) - 1
 
@@ -63,7 +63,7 @@ def test_streams_differ_by_chunk():
 def test_a_coin_is_the_bounded_draw_of_two():
     from numba import njit
 
-    from sim.xoshiro import _bounded, _coin
+    from sim.core.xoshiro import coin, draw_below
 
     @njit
     def both(n, s0, s1, s2, s3):
@@ -71,8 +71,8 @@ def test_a_coin_is_the_bounded_draw_of_two():
         a = (s0, s1, s2, s3)
         b = (s0, s1, s2, s3)
         for i in range(n):
-            x, a0, a1, a2, a3 = _coin(a[0], a[1], a[2], a[3])
-            y, b0, b1, b2, b3 = _bounded(2, b[0], b[1], b[2], b[3])
+            x, a0, a1, a2, a3 = coin(a[0], a[1], a[2], a[3])
+            y, b0, b1, b2, b3 = draw_below(2, b[0], b[1], b[2], b[3])
             a = (a0, a1, a2, a3)
             b = (b0, b1, b2, b3)
             out[i, 0], out[i, 1] = x, y

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from sim.errors import UnknownName
+from sim.core.errors import UnknownName
 from sim.games.base import Game
 
 # name -> module that defines GAME

@@ -33,10 +33,10 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import pandas as pd
 
-from sim.errors import InputError, UnknownName
-from sim.progression import FLAT, ProgressionSpec
-from sim.rng import Streams
-from sim.stats import DEPENDENT_BATCH_ROUNDS, Stats
+from sim.core.errors import InputError, UnknownName
+from sim.core.progression import FLAT, ProgressionSpec
+from sim.core.rng import Streams
+from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 
 RulesT = TypeVar("RulesT")
 TableT = TypeVar("TableT")
@@ -248,9 +248,9 @@ class Game(ABC, Generic[RulesT, TableT]):
         """Play ``rounds`` rounds and return their statistics: on the kernel where the
         strategy is a table and the kernel plays the rules, else on the reference path.
 
-        ``seed``: the chunk's :class:`~sim.rng.Streams` (the cards, shared by every strategy
+        ``seed``: the chunk's :class:`~sim.core.rng.Streams` (the cards, shared by every strategy
         of the pack, and the strategy's own stream); a plain SeedSequence stands for both
-        (:func:`sim.rng.streams`).
+        (:func:`sim.core.rng.streams`).
         """
         self.check_progression(progression)
         table = self.table_of(rules, strategy)
@@ -261,7 +261,7 @@ class Game(ABC, Generic[RulesT, TableT]):
     def warm_up(self) -> None:
         """Compile the kernel :meth:`simulate_table` runs (a few rounds of any rules will
         do, where one compiled specialization serves every experiment), so that it is in
-        numba's cache: :mod:`sim.warm` calls it in a process of its own while a first run
+        numba's cache: :mod:`sim.engine.warm` calls it in a process of its own while a first run
         reads its experiment. Games whose kernel compiles in a second or two leave it out."""
 
     def simulate_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec,
@@ -298,7 +298,7 @@ class Game(ABC, Generic[RulesT, TableT]):
 
     def batch_rounds(self, rules: RulesT) -> int:
         """The fixed length of the batches a chunk of dependent rounds is cut into (its
-        simulators record each batch's totals: :meth:`sim.stats.Stats.add_batch`); 0 where
+        simulators record each batch's totals: :meth:`sim.core.stats.Stats.add_batch`); 0 where
         rounds are independent."""
         return 0 if self.rounds_independent(rules) else DEPENDENT_BATCH_ROUNDS
 
@@ -376,11 +376,11 @@ class Game(ABC, Generic[RulesT, TableT]):
         order: with ``strategies`` (a run's, built), only those that belong to them
         (:meth:`exact_chart_names`). A chart whose key an earlier variant had comes as that
         variant's Figure, not drawn again: the same object, or, once the caller has saved
-        it, a stand-in holding only its saved bytes (:func:`sim.charts.saved_stand_in`; a
+        it, a stand-in holding only its saved bytes (:func:`sim.outputs.charts.saved_stand_in`; a
         drawn figure holds its pixels, megabytes each)."""
         import matplotlib.pyplot as plt
 
-        from sim.charts import mark_shared, saved_stand_in
+        from sim.core.plotting import mark_shared, saved_stand_in
 
         drawn: dict[tuple[str, Hashable], Any] = {}
         for variant, rules in variants:

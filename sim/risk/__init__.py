@@ -4,7 +4,7 @@ the diffusion approximation, and from Monte Carlo sessions on the games' kernels
 :mod:`.spec` the ``[session]`` table; :mod:`.law` a round's net result on a lattice;
 :mod:`.exact` the dynamic programmes; :mod:`.diffusion` the Brownian approximation;
 :mod:`.montecarlo` the statistics of Monte Carlo sessions (played by the engine's
-:mod:`sim.session_play`); :mod:`.table` the ``risk.csv`` rows; :mod:`.report` its files;
+:mod:`sim.engine.session_play`); :mod:`.table` the ``risk.csv`` rows; :mod:`.report` its files;
 :mod:`.charts` the fan chart, ruin against bankroll and the session-result chart.
 """
 

@@ -5,7 +5,7 @@ The tracker turns a block (one row of round nets per session) into histograms on
 (the end result, the running minimum, the bankroll at each checkpoint), counts by how the
 session ended, sums, and the first few paths. Statistics of chunks merge in chunk order, so
 memory is flat in the number of sessions and the numbers do not depend on the jobs. Playing
-the rounds is the engine's (:mod:`sim.session_play`).
+the rounds is the engine's (:mod:`sim.engine.session_play`).
 
 The running minimum is taken over the whole session up to a stop-win, stop-loss or its end
 (not cut at ruin), so its histogram gives the chance of ruin for *every* bankroll at once:
@@ -21,6 +21,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.risk.exact import RUIN
 from sim.risk.spec import SessionSpec
 

@@ -32,13 +32,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import InputError
+from sim.core.errors import InputError
 
 SESSION_KEYS = {"bankroll", "rounds", "hours", "rounds_per_hour", "stop_win", "stop_loss",
                 "target_risks", "sessions", "chunk_sessions", "checkpoints", "sample_paths",
                 "bankrolls"}
 # Keys that say the same thing two ways: a file gives one of each group, and an override of
-# one replaces the others (sim.experiment.apply_overrides).
+# one replaces the others (sim.engine.experiment.apply_overrides).
 ALTERNATIVES = (("rounds", "hours"),)
 DEFAULT_RISKS = (0.01, 0.05, 0.135)
 DEFAULT_PACE = 100.0

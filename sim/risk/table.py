@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from sim.progression import ProgressionSpec
+from sim.core.progression import ProgressionSpec
+from sim.core.stats import Z95
 from sim.risk import diffusion, exact
 from sim.risk.exact import STOP_LOSS, STOP_WIN, SessionLaw
 from sim.risk.law import RoundLaw
 from sim.risk.montecarlo import SessionStats
 from sim.risk.spec import SessionSpec
-from sim.stats import Z95
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 FAN_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)

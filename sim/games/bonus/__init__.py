@@ -17,7 +17,10 @@ import numpy as np
 import pandas as pd
 
 from sim import games
-from sim.errors import InputError
+from sim.core.errors import InputError
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
 from sim.games.bonus.grid import END_NAMES, Grid, PolicyTable, grid_for
@@ -34,9 +37,6 @@ from sim.games.bonus.terms import (
 )
 from sim.games.bonus.value import policy_value, table_of
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
-from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = [
     "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Grid",

@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, legend_outside
+from sim.core.plotting import legend_outside, new_axes
 from sim.games.bonus.dp import BonusValue
 from sim.games.bonus.grid import grid_for
 from sim.games.bonus.players import Flat
@@ -33,7 +33,7 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
                 ax: Axes | None = None, optimal: Any | None = None) -> Figure:
     """Expected profit and P(complete) of a flat stake against its size, the naive value and
     (if given) an optimal policy's profit beside them."""
-    fig, ax = _axes(ax, (7.5, 4.2))
+    fig, ax = new_axes(ax, (7.5, 4.2))
     stakes = _allowed(rules, stakes)
     values = [policy_value(rules, Flat(float(s))) for s in stakes]
     ax.plot(stakes, [v.expected_profit for v in values], "o-", color="C0",
@@ -66,7 +66,7 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
 def cost_chart(rules: BonusRules, term: str, values: Sequence[Any],
                policies: Sequence[tuple[str, Any]], ax: Axes | None = None) -> Figure:
     """The operator's expected cost and P(complete) as one term moves, per policy."""
-    fig, ax = _axes(ax, (7.5, 4.2))
+    fig, ax = new_axes(ax, (7.5, 4.2))
     twin = ax.twinx()
     xs = np.arange(len(values))
     for i, (label, policy) in enumerate(policies):
@@ -95,7 +95,7 @@ def cost_chart(rules: BonusRules, term: str, values: Sequence[Any],
 def cashout_chart(values: Sequence[tuple[str, BonusValue]], ax: Axes | None = None
                   ) -> Figure:
     """The distribution of the cash-out (log scale), one line per policy."""
-    fig, ax = _axes(ax, (7.5, 4.2))
+    fig, ax = new_axes(ax, (7.5, 4.2))
     for i, (label, value) in enumerate(values):
         keep = value.probabilities > 1e-12
         ax.plot(value.payouts[keep], value.probabilities[keep], ".", ms=3, color=f"C{i}",

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.bonus.grid import (
     BUST,
     COMPLETE,

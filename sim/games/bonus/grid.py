@@ -21,6 +21,7 @@ from functools import cached_property, lru_cache
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.bonus.terms import BONUS_PHASE, KINDS, PARACHUTE, REAL_PHASE, BonusRules
 
 # Ends of play (counters and the forward programme use these indices).

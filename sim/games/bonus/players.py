@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.memo import remember, table_cache
 from sim.games.bonus.dp import optimal_table
 from sim.games.bonus.grid import Grid, PolicyTable, grid_for
 from sim.games.bonus.policy import decide_by_rule, tabulate, view_state
 from sim.games.bonus.terms import BonusBet, BonusRules, BonusView
-from sim.memo import remember, table_cache
 
 DEFAULT_STAKES = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 

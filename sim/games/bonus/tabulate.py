@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 from sim.games.bonus.grid import Grid, PolicyTable
 from sim.games.bonus.policy import tabulate as tabulate_rule
 from sim.games.bonus.terms import BONUS_PHASE, REAL_PHASE, BonusBet, BonusView
-from sim.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 
 FIELDS = ("wagering_left", "phase", "rules")
 

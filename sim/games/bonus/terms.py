@@ -33,8 +33,8 @@ from functools import lru_cache, reduce
 import numpy as np
 
 from sim import games
-from sim.errors import InputError, RuleError
-from sim.validation import check_fields
+from sim.core.errors import InputError, RuleError
+from sim.core.validation import check_fields
 
 KINDS = ("cashable", "sticky", "parachute")
 FORFEITS = ("bonus", "all")

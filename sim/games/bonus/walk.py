@@ -3,12 +3,12 @@
 A player's walk is sequential (each stake depends on the balance the last bet left), and
 players differ in length by orders of magnitude, so numpy cannot step a population in lockstep
 without wasting most of its work on finished players; the walk is a numba kernel with the
-generator in local variables (:mod:`sim.xoshiro`). Outcomes are drawn by inverse CDF of one
+generator in local variables (:mod:`sim.core.xoshiro`). Outcomes are drawn by inverse CDF of one
 uniform per bet on both paths, so given the same uniforms the two paths play the same bets.
 
 Common random numbers: player i's spins come from a generator started afresh for that player
-from the chunk's key and i (:func:`~sim.xoshiro.round_state`), so spin n of player i is the same
-for every policy and on both paths, however long the players before played.
+from the chunk's key and i (:func:`~sim.core.xoshiro.round_state`), so spin n of player i is
+the same for every policy and on both paths, however long the players before played.
 """
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from typing import Any
 import numba
 import numpy as np
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.stats import Stats, stats_from_arrays
+from sim.core.xoshiro import next_key, next_u64, raw_outputs, round_state, round_states
 from sim.games.bonus.grid import (
     BUST,
     COMPLETE,
@@ -32,8 +35,6 @@ from sim.games.bonus.grid import (
     leave_payoff,
 )
 from sim.games.bonus.terms import REAL_PHASE, BonusBet, BonusView
-from sim.stats import Stats, stats_from_arrays
-from sim.xoshiro import _next, next_key, raw_outputs, round_state, round_states
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
@@ -87,7 +88,7 @@ def _walk(prm, start_phase, start_balance, returns, cdf, nout, cw, stake, game, 
             if given:
                 u = uniforms[i, n]
             else:
-                x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+                x, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
                 u = np.float64(x >> np.uint64(11)) * _TO_UNIT
             j = _outcome(cdf, nout[g], g, u)
             b += np.int64(s * returns[g, j] + 0.5) - s

@@ -21,6 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bridge import odds
 from sim.games.bridge.deal import (
@@ -41,9 +44,6 @@ from sim.games.bridge.scoring import (
     score_auction,
     score_contract,
 )
-from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = [
     "GAME", "LINES", "BridgeGame", "BridgeRules", "BridgeTable", "Contract", "DealScore",

@@ -8,14 +8,14 @@ from collections.abc import Mapping
 import numpy as np
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, _grid
+from sim.core.plotting import new_axes, panel_grid
 from sim.games.bridge.odds import hcp_distribution, splits
 
 
 def hcp_chart(simulated: Mapping[str, Mapping[int, float]] | None = None, ax=None,
               title: str = "High-card points of a dealt hand") -> Figure:
     """Bars: the exact distribution of a hand's points; dots: simulated shares, if given."""
-    fig, ax = _axes(ax, (8, 4))
+    fig, ax = new_axes(ax, (8, 4))
     exact = hcp_distribution()
     ks = np.array(list(exact))
     ax.bar(ks, [float(p) * 100 for p in exact.values()], color="C0", alpha=0.5,
@@ -35,7 +35,7 @@ def split_chart(simulated: Mapping[int, Mapping[tuple[int, int], float]] | None 
                 fig: Figure | None = None, outstanding: range = range(2, 10)) -> Figure:
     """One panel per number of cards outstanding: the exact probability of each split (bars),
     and the simulated share (dots) where given."""
-    fig, axes = _grid(fig, len(outstanding), panel=(3.4, 2.6))
+    fig, axes = panel_grid(fig, len(outstanding), panel=(3.4, 2.6))
     for ax, n in zip(axes, outstanding):
         table = splits(n)
         labels = [f"{a}-{b}" for a, b in table]

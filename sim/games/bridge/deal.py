@@ -13,9 +13,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below
 from sim.games.bridge.play import line_wins, line_wins_compiled
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded
 
 HCP_OF_RANK = np.array([0] * 9 + [1, 2, 3, 4], dtype=np.int64)  # J, Q, K, A
 PATTERN_BASE = 14
@@ -44,7 +45,7 @@ def _survey(n, state, outcomes, sums, hcp_hist, pattern_counts, split_counts, gi
     holder = np.zeros(52, dtype=np.int64)
     for _ in range(n):
         for i in range(51):  # Fisher-Yates: position p goes to seat p // 13
-            j, s0, s1, s2, s3 = _bounded(52 - i, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = draw_below(52 - i, s0, s1, s2, s3)
             j += i
             t = cards[i]
             cards[i] = cards[j]
@@ -93,7 +94,7 @@ def _contract(n, state, k, line, sure_tricks, scores, outcomes, sums, tricks_his
         west = 0
         queen_west = False
         for i in range(13):  # West's 13 cards: a partial Fisher-Yates shuffle
-            j, s0, s1, s2, s3 = _bounded(26 - i, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = draw_below(26 - i, s0, s1, s2, s3)
             j += i
             t = cards[i]
             cards[i] = cards[j]

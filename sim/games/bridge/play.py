@@ -22,6 +22,7 @@ from fractions import Fraction
 
 import numba
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.bridge.odds import HAND, UNSEEN, west_holds
 from sim.games.bridge.scoring import Contract, score
 

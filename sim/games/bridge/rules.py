@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.errors import RuleError
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields, is_int
 from sim.games.bridge.scoring import SCORINGS, STRAINS, Contract
-from sim.validation import check_fields, is_int
 
 LINES = ("finesse", "drop")
 

@@ -33,6 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
 from sim.games.cribbage.deal import DealResult, play_deal, seat_cards
 from sim.games.cribbage.exact import (
@@ -55,9 +58,6 @@ from sim.games.cribbage.policy import (
 from sim.games.cribbage.rules import PRESETS, CribbageRules, CribbageView
 from sim.games.cribbage.score import card_names, parse_cards, show_breakdown, show_score
 from sim.games.cribbage.statistics import one_in, source_statistics
-from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = [
     "GAME", "PRESETS", "CribbageGame", "CribbageRules", "CribbageView", "DealResult",
@@ -284,10 +284,10 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
         the exact distribution of a random hand (what the first-cards keep draws). The mean
         points per deal with their intervals and exact values are the run's ``edge.png``
         (the mean net of a game without stakes)."""
-        from sim.charts import _grid
+        from sim.core.plotting import panel_grid
         from sim.games.cribbage.charts import score_chart
 
-        fig, axes = _grid(None, len(rules), panel=(9.0, 4.2))
+        fig, axes = panel_grid(None, len(rules), panel=(9.0, 4.2))
         for ax, (variant, variant_rules) in zip(axes, rules.items()):
             lines = {}
             for (v, strategy), st in stats.items():

@@ -14,9 +14,9 @@ def score_chart(bars: Mapping[str, np.ndarray], lines: Mapping[str, np.ndarray] 
     """Probability of each show score: ``bars`` side by side (exact distributions), ``lines``
     as markers over them (simulated ones). Each value is an array of probabilities indexed by
     score. A log scale shows the rare 24, 28 and 29 beside the common scores."""
-    from sim.charts import _axes
+    from sim.core.plotting import new_axes
 
-    fig, ax = _axes(ax, (9, 4.2))
+    fig, ax = new_axes(ax, (9, 4.2))
     top = max([int(np.flatnonzero(p).max()) for p in [*bars.values(), *(lines or {}).values()]
                if np.any(p)] + [1])
     x = np.arange(top + 1)

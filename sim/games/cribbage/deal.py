@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.errors import IllegalActionError, StrategyFailedError
 from sim.games.cribbage.pegging import peg
 from sim.games.cribbage.policy import expected_hand
 from sim.games.cribbage.rules import CribbageRules, CribbageView

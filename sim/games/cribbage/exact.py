@@ -29,7 +29,8 @@ from fractions import Fraction
 import numba
 import numpy as np
 
-from sim.cards import N_SUITS, make_pack
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.cards import N_SUITS, make_pack
 from sim.games.cribbage.score import kernel_show, rank_points_table
 
 MAX_SCORE = 64  # no show reaches this (the seven-card maximum is 46)

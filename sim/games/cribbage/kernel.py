@@ -13,6 +13,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.histogram import NetGrid, count
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below
 from sim.games.cribbage.pegging import PLAYS, kernel_peg
 from sim.games.cribbage.policy import (
     DiscardPolicy,
@@ -23,9 +27,6 @@ from sim.games.cribbage.policy import (
 )
 from sim.games.cribbage.rules import CribbageRules
 from sim.games.cribbage.score import kernel_show, rank_points_table
-from sim.histogram import NetGrid, count
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded
 
 POINTS = NetGrid(per_unit=1, low=0, high=159)  # a side's points in one deal stay below 160
 POINTS_PER_UNIT, POINTS_FIRST, POINTS_LAST, POINTS_SIZE = POINTS.constants()
@@ -118,7 +119,7 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
     own = 0 if dealer_side else 1
     for _ in range(n):
         for i in range(used):  # draw only the cards the deal uses
-            j, s0, s1, s2, s3 = _bounded(52 - i, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = draw_below(52 - i, s0, s1, s2, s3)
             j += i
             tmp = pack[i]
             pack[i] = pack[j]

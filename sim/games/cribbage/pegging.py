@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.cribbage.score import pips
 
 PLAYS = ("first", "greedy", "cautious")

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from sim.cards import N_SUITS
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.cards import N_SUITS
 from sim.games.cribbage.exact import _next_combination
 from sim.games.cribbage.pegging import PLAYS
 from sim.games.cribbage.rules import CribbageView

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.errors import RuleError
-from sim.validation import check_fields
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields
 
 SEATS = ("pone", "dealer")
 

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from sim.cards import N_RANKS, N_SUITS, RANK_SYMBOLS, SUIT_SYMBOLS
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.cards import N_RANKS, N_SUITS, RANK_SYMBOLS, SUIT_SYMBOLS
 
 JACK = 10  # rank code of the jack (ace = 0)
 

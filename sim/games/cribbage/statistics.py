@@ -17,7 +17,8 @@ from fractions import Fraction
 import numba
 import numpy as np
 
-from sim.cards import N_SUITS, RANK_SYMBOLS, make_pack
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.cards import N_SUITS, RANK_SYMBOLS, make_pack
 from sim.games.cribbage.exact import game_counts, hand_counts
 from sim.games.cribbage.score import JACK, kernel_show, rank_points_table, show_score
 

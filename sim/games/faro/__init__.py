@@ -11,6 +11,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.progression import ProgressionSpec, ProgressionState
+from sim.core.rng import kernel_state, strategy_generator
+from sim.core.stats import Stats
+from sim.core.xoshiro import shuffle_in_place
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.faro.deal import DealResult, play_deal
 from sim.games.faro.deal_law import deal_law
@@ -35,10 +39,6 @@ from sim.games.faro.rules import (
     RankBet,
 )
 from sim.games.faro.tabulate import tabulate as tabulate_strategy
-from sim.progression import ProgressionSpec, ProgressionState
-from sim.rng import kernel_state, strategy_generator
-from sim.stats import Stats
-from sim.xoshiro import shuffle_in_place
 
 __all__ = [
     "GAME", "BetOdds", "CallTurnBet", "DealResult", "FaroBet", "FaroGame", "FaroRules",
@@ -81,7 +81,7 @@ def rank_bet_chart(rules: FaroRules) -> Any:
     the rank left. The scale holds the first three quarters of the deal, where the edge is a
     few per cent; the last turns, where it climbs to tens of per cent on a handful of cards,
     run off the top, and a note says how far."""
-    from sim.charts import line_chart
+    from sim.core.plotting import line_chart
 
     table = pd.DataFrame(rank_bet_table(rules))
     fig = line_chart(table, "turn", "edge_per_decided", "rank_left", percent=True,

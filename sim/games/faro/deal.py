@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.ledger import Ledger
+from sim.core.progression import ProgressionState
 from sim.games.faro.rules import CallTurnBet, FaroBet, FaroRules, FaroView, HighCardBet, RankBet
-from sim.ledger import Ledger
-from sim.progression import ProgressionState
 
 PLAYER, BANK, LAYOUT = "player", "bank", "layout"
 

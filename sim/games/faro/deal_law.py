@@ -17,9 +17,9 @@ from collections import defaultdict
 
 import numpy as np
 
+from sim.core.progression import FLAT, ProgressionSpec
 from sim.games.faro.kernel import FaroTable, by_rank
 from sim.games.faro.rules import FaroRules
-from sim.progression import FLAT, ProgressionSpec
 
 MAX_RANKS = 4
 OTHER = -1

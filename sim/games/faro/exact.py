@@ -18,10 +18,10 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
+from sim.core.progression import FLAT, ProgressionSpec
 from sim.games.base import ExactValue
 from sim.games.faro.kernel import FaroTable
 from sim.games.faro.rules import FaroRules
-from sim.progression import FLAT, ProgressionSpec
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A strategy the kernel can run is a :class:`FaroTable`: bet *slots* (a set of ran
 coppered) whose stake depends on how many cards of the covered ranks are left, plus a per-turn
 high-card stake and a calling-the-turn stake. That covers flat rank bets, case bets, coppered
 play, corner bets, high card and calling the turn, under any progression of
-:mod:`sim.progression`. The kernel plays the same rules as :mod:`sim.games.faro.deal` and tests
+:mod:`sim.core.progression`. The kernel plays the same rules as :mod:`sim.games.faro.deal` and tests
 compare the two deal by deal.
 
 What each choice costs, measured on the bench line (13 flat rank bets, whole deal), in M deals
@@ -47,12 +47,13 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.histogram import NetGrid, count
+from sim.core.jit import read_only
+from sim.core.progression import FLAT, ProgressionSpec, advance
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below, shuffle_in_place
 from sim.games.faro.rules import FaroRules
-from sim.histogram import NetGrid, count
-from sim.jit import read_only
-from sim.progression import FLAT, ProgressionSpec, advance
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded, shuffle_in_place
 
 HIST = NetGrid(per_unit=2, low=-2048, high=2048)  # net results in half units, +-2048 units
 HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
@@ -314,7 +315,7 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
     unit2 = unit * unit
     for d in range(n_deals):
         for i in range(n - 1):
-            j, s0, s1, s2, s3 = _bounded(n - i, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = draw_below(n - i, s0, s1, s2, s3)
             j += i
             tmp = order[i]
             order[i] = order[j]

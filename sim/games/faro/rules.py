@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.cards import N_RANKS, PackRules
-from sim.errors import RuleError
-from sim.validation import check_fields, is_int
+from sim.core.cards import N_RANKS, PackRules
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields, is_int
 
 HIGH_CARD_PAIR_RULES = ("push", "lose-half")
 

@@ -25,9 +25,9 @@ import itertools
 import re
 from typing import Any
 
+from sim.core.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 from sim.games.faro.kernel import FaroTable
 from sim.games.faro.rules import CallTurnBet, FaroRules, FaroView, HighCardBet, RankBet
-from sim.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 
 MAX_VIEWS = 50_000  # counts of the declared ranks asked about, at most
 _ITEM = re.compile(r"^remaining\[(\d{1,2})\]$")

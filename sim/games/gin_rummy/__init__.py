@@ -21,14 +21,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.gin_rummy.exact import deadwood_counts, gin_probability
 from sim.games.gin_rummy.kernel import simulate_hands
 from sim.games.gin_rummy.melds import deadwood
 from sim.games.gin_rummy.rules import PRESETS, GinRules
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
-from sim.stats import Stats
 
 __all__ = ["GAME", "PRESETS", "GinGame", "GinRules", "deadwood", "deadwood_counts",
            "gin_probability", "simulate_hands"]
@@ -117,10 +117,10 @@ class GinGame(Game[GinRules, GinRules]):
 
     def exact_charts(self, rules: GinRules) -> dict[str, Any]:
         """``deadwood``: the exact chance of each deadwood up to the knock limit."""
-        from sim.charts import _axes
+        from sim.core.plotting import new_axes
 
         rows = self._deadwood_rows(rules)[:rules.knock_limit + 1]
-        fig, ax = _axes(None, (8, 4))
+        fig, ax = new_axes(None, (8, 4))
         ax.bar([int(r["deadwood"]) for r in rows], [r["probability"] for r in rows],
                color="C0")
         ax.set_xticks(range(rules.knock_limit + 1))
@@ -135,9 +135,9 @@ class GinGame(Game[GinRules, GinRules]):
                      rules: Mapping[str, GinRules]) -> dict[str, Any]:
         """``deadwood.png``: the simulated deadwood of a dealt hand, per variant, with the
         exact chances of the lowest values."""
-        from sim.charts import _axes
+        from sim.core.plotting import new_axes
 
-        fig, ax = _axes(None, (9, 4.2))
+        fig, ax = new_axes(None, (9, 4.2))
         for i, ((variant, _), st) in enumerate(stats.items()):
             if not st.rounds:
                 continue

@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.cards import N_RANKS, N_SUITS
+from sim.core.cards import N_RANKS, N_SUITS
 from sim.games.gin_rummy.melds import step, transitions
 
 

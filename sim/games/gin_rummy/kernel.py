@@ -5,11 +5,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.histogram import NetGrid, count
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below
 from sim.games.gin_rummy.melds import PIPS, kernel_deadwood
 from sim.games.gin_rummy.rules import GinRules
-from sim.histogram import NetGrid, count
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded
 
 HIST = NetGrid(per_unit=1, low=0, high=127)  # deadwood: ten cards never leave 100 or more
 HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
@@ -26,7 +27,7 @@ def _deal_hands(n, state, pack, hand_size, pips):
     for _ in range(n):
         present[:] = 0
         for i in range(hand_size):  # draw only the cards dealt
-            j, s0, s1, s2, s3 = _bounded(size - i, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = draw_below(size - i, s0, s1, s2, s3)
             j += i
             tmp = pack[i]
             pack[i] = pack[j]

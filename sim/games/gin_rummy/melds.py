@@ -24,7 +24,8 @@ import functools
 import numba
 import numpy as np
 
-from sim.cards import N_SUITS
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.cards import N_SUITS
 
 _ADVANCE = (1, 2, 3, 3)  # a run's state after one more card
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.cards import N_RANKS, N_SUITS
-from sim.errors import RuleError
-from sim.validation import check_fields
+from sim.core.cards import N_RANKS, N_SUITS
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields
 
 
 @dataclass(frozen=True)

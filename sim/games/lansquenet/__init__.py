@@ -24,6 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.progression import FLAT, ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.lansquenet.chain import CoupOdds, coup_odds
 from sim.games.lansquenet.cheat import (
@@ -63,9 +66,6 @@ from sim.games.lansquenet.rules import (
     stacked_wins,
 )
 from sim.games.lansquenet.tabulate import tabulate as tabulate_strategy
-from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = [
     "GAME", "PRESETS", "RUN_CAP", "SOURCE_SERIES", "BankResult", "BankValue", "BankerPolicy",
@@ -268,9 +268,9 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
                      rules: Mapping[str, LansquenetRules]) -> dict[str, Any]:
         """``run_lengths.png``: per variant, the simulated run lengths of fair banks and of
         banks opened on a stacked pack, with the exact run lengths of a fair bank."""
-        from sim.charts import _grid
+        from sim.core.plotting import panel_grid
 
-        fig, axes = _grid(None, len(rules), panel=(7.5, 3.4), cols=2)
+        fig, axes = panel_grid(None, len(rules), panel=(7.5, 3.4), cols=2)
         for ax, (variant, variant_rules) in zip(axes, rules.items()):
             lines = {}
             for (v, strategy), st in stats.items():

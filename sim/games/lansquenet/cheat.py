@@ -34,14 +34,14 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as scipy_stats
 
-from sim.cards import RANK_SYMBOLS, parse_rank
-from sim.errors import InputError
+from sim.core.cards import RANK_SYMBOLS, parse_rank
+from sim.core.errors import InputError
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import kernel_state
 from sim.games.lansquenet.coup import RUN_CAP
 from sim.games.lansquenet.exact import full_cover_table, run_lengths
 from sim.games.lansquenet.kernel import simulate_table
 from sim.games.lansquenet.rules import BankerPolicy, LansquenetRules, split_coups
-from sim.progression import ProgressionSpec
-from sim.rng import kernel_state
 
 OUTCOME_WORDS = {"w": "W", "win": "W", "l": "L", "loss": "L", "lose": "L", "j": "J",
                  "jumelle": "J", "v": "V", "void": "V"}
@@ -334,9 +334,9 @@ def story_rows(runs: np.ndarray, coups_in_evening: int = 200) -> list[dict[str, 
 def bank_value_chart(policies, ax=None):
     """The banker's exact result of a bank, and his chance of a profit, by when he passes it
     (rows of :func:`policy_rows`); the edge per stake met on a second axis."""
-    from sim.charts import _axes
+    from sim.core.plotting import new_axes
 
-    fig, ax = _axes(ax, (8, 4.2))
+    fig, ax = new_axes(ax, (8, 4.2))
     rows = policies[policies["policy"].str.startswith("pass after")]
     k = rows["policy"].str.extract(r"(\d+)")[0].astype(int).to_numpy()
     ax.bar(k, rows["banker_result"], color="C0", alpha=0.8,
@@ -364,11 +364,11 @@ def run_length_chart(distributions: Mapping[str, Sequence[float]],
     """P(a bank ends after k coups won running), one line per distribution (a fair bank, a
     sharper's...), on a log scale, with the exact fair distribution as a dashed line.
 
-    Returns the Figure (``ax`` given: its figure), like the charts of :mod:`sim.charts`.
+    Returns the Figure (``ax`` given: its figure), like the charts of :mod:`sim.outputs.charts`.
     """
-    from sim.charts import _axes
+    from sim.core.plotting import new_axes
 
-    fig, ax = _axes(ax, (7.5, 4.2))
+    fig, ax = new_axes(ax, (7.5, 4.2))
     shown: list[float] = []
     last = 0
     for i, (label, probs) in enumerate(distributions.items()):
@@ -399,7 +399,7 @@ def run_length_chart(distributions: Mapping[str, Sequence[float]],
     ax.set_ylabel("probability (log)")
     ax.set_title(title or "Run lengths of a bank")
     ax.grid(alpha=0.3)
-    from sim.charts import legend_outside
+    from sim.core.plotting import legend_outside
 
     legend_outside(ax)
     return fig

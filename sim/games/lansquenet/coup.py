@@ -3,7 +3,7 @@
 Tests treat this module as the specification: the compiled kernel must agree with it bank by
 bank on the same packs, and the exact analysis with it on every ordering of small packs.
 
-Money moves only through a :class:`~sim.ledger.Ledger` with one account per seat, the
+Money moves only through a :class:`~sim.core.ledger.Ledger` with one account per seat, the
 ``bank`` (the money on the table behind the banker's stake) and the ``stakes`` the punters put
 down to meet it. At the end of every coup the stakes account is empty; at the end of every bank
 the bank account is empty (what is left goes back to its owners, per the pool shares); the
@@ -19,7 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.ledger import Ledger
+from sim.core.progression import ProgressionSpec, ProgressionState
+from sim.core.xoshiro import lazy_order, round_states
 from sim.games.lansquenet.rules import (
     MONEY_EPS,
     BankerView,
@@ -29,9 +32,6 @@ from sim.games.lansquenet.rules import (
     PunterView,
     check_series,
 )
-from sim.ledger import Ledger
-from sim.progression import ProgressionSpec, ProgressionState
-from sim.xoshiro import lazy_order, round_states
 
 BANK, STAKES = "bank", "stakes"
 RUN_CAP = 40  # run-length histogram: runs 0..RUN_CAP-1 one by one, then "RUN_CAP or more"
@@ -84,9 +84,9 @@ class RandomPacks:
     """Fresh packs dealt as the kernel deals them (common random numbers).
 
     Pack j of bank i is dealt from the generator state ``round_state(key, PACK_SLOTS x i +
-    j)`` in the order lazy draws take its cards (:func:`~sim.xoshiro.lazy_order`), so a
+    j)`` in the order lazy draws take its cards (:func:`~sim.core.xoshiro.lazy_order`), so a
     bank meets the kernel's cards, and every strategy's, card for card. ``source`` is the
-    chunk's 4-word key (:func:`sim.rng.kernel_state`) or a generator the key is drawn from.
+    chunk's 4-word key (:func:`sim.core.rng.kernel_state`) or a generator the key is drawn from.
     """
 
     def __init__(self, rules: LansquenetRules, source: np.ndarray | np.random.Generator

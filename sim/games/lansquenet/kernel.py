@@ -3,13 +3,13 @@
 A strategy the kernel runs is a :class:`~sim.games.lansquenet.rules.LansquenetTable`: per
 seat, a banker policy (pass after k wins, pass at a target bank, carry on a passed bank, a
 stacked portee) and a punter policy (a share of the stake met, a stake limit, avoiding or
-following a bank on a run), under any progression of :mod:`sim.progression` (one per seat,
+following a bank on a run), under any progression of :mod:`sim.core.progression` (one per seat,
 moving the seat's opening stake with its banks' results).
 
 Cards are drawn lazily: the pack is an array whose first ``rem`` entries are the cards not yet
 dealt; a draw picks one of them uniformly (xoshiro256** with its state in local variables) and
 swaps it to the end, so a coup costs its few draws and a fresh pack only its copy and a
-re-seed (the pack in its fresh order, the generator from :func:`~sim.xoshiro.round_state`).
+re-seed (the pack in its fresh order, the generator from :func:`~sim.core.xoshiro.round_state`).
 Given packs (tests: the same orders as the reference path) are stored reversed and drawn from
 the end. The kernel plays the same rules as :mod:`sim.games.lansquenet.coup`, and tests compare
 the two bank by bank.
@@ -45,7 +45,7 @@ last one left), in alternating runs, as new/old M coups per second, one pack and
 
 - The pack put back by numba's copy loop (256 bytes at a time, then 16, then card by card):
   0.92-0.95 and 0.90-0.94.
-- Put back by one memcpy (:func:`sim.memcpy.copy_into`), the coup's draws in a function of
+- Put back by one memcpy (:func:`sim.core.memcpy.copy_into`), the coup's draws in a function of
   their own, top-card draws told by one number (``top_above``), the key read from memory
   instead of held in four locals: 0.98-0.99 and 0.94-0.96.
 - The punters asked only until the stake is all met (the first of four with the default
@@ -60,13 +60,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.histogram import NetGrid, count
+from sim.core.memcpy import copy_into
+from sim.core.progression import ProgressionSpec, advance
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below, next_key, round_state
 from sim.games.lansquenet.coup import PACK_SLOTS, RUN_CAP
 from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
-from sim.histogram import NetGrid, count
-from sim.memcpy import copy_into
-from sim.progression import ProgressionSpec, advance
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded, next_key, round_state
 
 # The histogram of the table's net per bank: steps of 1/8 unit, clipped at +-4096 units.
 HIST = NetGrid(per_unit=8, low=-4096, high=4096)
@@ -88,7 +89,7 @@ def _draw(arr, rem, top, s0, s1, s2, s3):
     if top:
         j = rem - 1
     else:
-        j, s0, s1, s2, s3 = _bounded(rem, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = draw_below(rem, s0, s1, s2, s3)
     card = arr[j]
     arr[j] = arr[rem - 1]
     arr[rem - 1] = card

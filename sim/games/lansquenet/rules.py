@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.cards import N_RANKS, RANK_SYMBOLS, PackRules
-from sim.errors import RuleError
-from sim.validation import check_fields, is_int
+from sim.core.cards import N_RANKS, RANK_SYMBOLS, PackRules
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields, is_int
 
 FIRST_CARDS = ("table", "banker")
 JUMELLE_RULES = ("half", "whole")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.core.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 from sim.games.lansquenet.rules import (
     BankerPolicy,
     BankerView,
@@ -31,7 +32,6 @@ from sim.games.lansquenet.rules import (
     PunterPolicy,
     PunterView,
 )
-from sim.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 
 OPEN_FIELDS = ("seat", "seats", "carry", "first_card", "reshuffle")
 BANKER_FIELDS = ("seat", "seats", "run", "first_card", "reshuffle")

@@ -18,6 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, Game
 from sim.games.newmarket.play import ReferenceRound, simulate_table
 from sim.games.newmarket.rules import (
@@ -27,9 +30,6 @@ from sim.games.newmarket.rules import (
     NewmarketTable,
     NewmarketView,
 )
-from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = ["GAME", "POLICY_NAMES", "NewmarketGame", "NewmarketRules", "NewmarketTable",
            "NewmarketView", "ReferenceRound", "policy_suit", "simulate_table"]
@@ -113,9 +113,9 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
 
     def extra_charts(self, stats, rules) -> dict[str, Any]:
         """``seats.png``: each seat's mean result per round, by variant and strategy."""
-        from sim.charts import _grid
+        from sim.core.plotting import panel_grid
 
-        fig, axes = _grid(None, len(rules), panel=(5.5, 3.4))
+        fig, axes = panel_grid(None, len(rules), panel=(5.5, 3.4))
         for ax, variant in zip(axes, rules):
             rows = [(s, st) for (v, s), st in stats.items() if v == variant and st.rounds]
             width = 0.8 / max(1, len(rows))

@@ -18,9 +18,10 @@ from typing import Any
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below
 from sim.games.newmarket.rules import MAX_DEALS, NewmarketRules, NewmarketTable, NewmarketView
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded
 
 N = 52
 
@@ -170,7 +171,7 @@ def _rounds(n, state, orders, players, policies, boodle, kitty_stake, boodle_sta
                 used += 1
             else:
                 for i in range(N - 1):
-                    j, s0, s1, s2, s3 = _bounded(N - i, s0, s1, s2, s3)
+                    j, s0, s1, s2, s3 = draw_below(N - i, s0, s1, s2, s3)
                     j += i
                     t = pack[i]
                     pack[i] = pack[j]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.errors import RuleError
-from sim.validation import check_fields, is_int
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields, is_int
 
 BOODLE_CARDS = {
     "text": (3 * 13 + 9, 1 * 13 + 10, 0 * 13 + 11, 2 * 13 + 12),  # J spades, Q d, K c, A h

@@ -21,6 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.piquet import exact as exact_odds
 from sim.games.piquet.deal import PiquetTable, play_reference, policy_discard, simulate_table
@@ -32,9 +35,6 @@ from sim.games.piquet.rules import (
     PiquetRules,
     PiquetView,
 )
-from sim.progression import ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = ["GAME", "POLICIES", "ExchangePolicy", "PiquetGame", "PiquetRules", "PiquetTable",
            "PiquetView", "card_name", "describe", "exact_odds", "parse_card", "policy_discard"]
@@ -138,9 +138,9 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
                 "exchange": pd.DataFrame(exchange)}
 
     def exact_charts(self, rules: PiquetRules) -> dict[str, Any]:
-        from sim.charts import _grid
+        from sim.core.plotting import panel_grid
 
-        fig, axes = _grid(None, 3, panel=(4.2, 3.0))
+        fig, axes = panel_grid(None, 3, panel=(4.2, 3.0))
         for ax, (title, counts) in zip(axes, (
                 ("longest suit (the point)", exact_odds.point_length_counts()),
                 ("longest sequence (0: none)", exact_odds.sequence_length_counts()),
@@ -157,9 +157,9 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
         """``exchange.png``: per variant and strategy, the unopposed score each hand reaches
         after its exchange and the points each scores against the other, with the dealt
         hand's exact mean score for scale."""
-        from sim.charts import _grid
+        from sim.core.plotting import panel_grid
 
-        fig, axes = _grid(None, len(rules), panel=(6.0, 3.6))
+        fig, axes = panel_grid(None, len(rules), panel=(6.0, 3.6))
         labels = ("elder_after", "younger_after", "elder_points", "younger_points")
         for ax, variant in zip(axes, rules):
             rows = [(s, st) for (v, s), st in stats.items() if v == variant and st.rounds]

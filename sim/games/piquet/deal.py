@@ -11,11 +11,12 @@ from typing import Any
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.histogram import NetGrid, count
+from sim.core.stats import Stats, kernel_add_round
+from sim.core.xoshiro import draw_below
 from sim.games.piquet.hand import FACE_MASK, contest, masks_of, suit_runs, unopposed
 from sim.games.piquet.rules import HAND, TALON, ExchangePolicy, PiquetRules, PiquetView
-from sim.histogram import NetGrid, count
-from sim.stats import Stats, kernel_add_round
-from sim.xoshiro import _bounded
 
 COUNTERS = ("elder_points", "younger_points", "elder_repique", "younger_repique",
             "point_equal", "sequence_equal", "blanche_elder", "blanche_younger",
@@ -139,7 +140,7 @@ def _deals(n, state, orders, elder_take, younger_take, weights, sets_from, elder
             order = orders[k]
         else:
             for i in range(31):
-                j, s0, s1, s2, s3 = _bounded(32 - i, s0, s1, s2, s3)
+                j, s0, s1, s2, s3 = draw_below(32 - i, s0, s1, s2, s3)
                 j += i
                 t = pack[i]
                 pack[i] = pack[j]

@@ -34,6 +34,7 @@ from math import comb
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.piquet.hand import masks_of, suit_runs, unopposed
 from sim.games.piquet.rules import HAND
 

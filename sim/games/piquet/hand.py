@@ -17,6 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+
 RANK_NAMES = ("7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_NAMES = "cdhs"
 PIP = np.array([7, 8, 9, 10, 10, 10, 10, 11], dtype=np.int64)

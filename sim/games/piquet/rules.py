@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.errors import RuleError
-from sim.validation import check_fields, is_int
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields, is_int
 
 HAND = 12
 TALON = 8

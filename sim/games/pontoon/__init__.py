@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.errors import IllegalActionError, InputError
+from sim.core.errors import IllegalActionError, InputError
+from sim.core.progression import FLAT, ProgressionSpec
+from sim.core.rng import generator, kernel_state, streams
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, ExactValue, Game, progression_unavailable
 from sim.games.pontoon.pack import GivenCards, RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of, tables_of
@@ -26,9 +29,6 @@ from sim.games.pontoon.reference import DealResult, Session
 from sim.games.pontoon.rules import PRESETS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, ShownHand, StakeView
-from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator, kernel_state, streams
-from sim.stats import Stats
 
 __all__ = [
     "GAME", "BankerTable", "BankerView", "Buy", "DealResult", "GivenCards", "Move",

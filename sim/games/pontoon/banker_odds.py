@@ -16,7 +16,10 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from sim import jit
+from sim.core import (
+    jit,
+    kernel_cache,  # noqa: F401  (compiled code cached by digest)
+)
 from sim.games.pontoon.hand import N_SCORES, NO_LIVE_HAND, banker_index, banker_score, best_total
 from sim.games.pontoon.rules import MAX_CARDS
 

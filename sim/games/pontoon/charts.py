@@ -15,8 +15,8 @@ from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
-from sim.cards import RANK_SYMBOLS
-from sim.charts import _axes
+from sim.core.cards import RANK_SYMBOLS
+from sim.core.plotting import new_axes
 from sim.games.pontoon.hand import (
     BUY1,
     BUY2,
@@ -71,7 +71,7 @@ def _cells(ax: Axes, values: np.ndarray, cmap, vmin: float, vmax: float):
 def player_chart(table: PlayerTable, rules: PontoonRules, ax: Axes | None = None,
                  title: str = "punter's play") -> Figure:
     """The table as a chart: rows hard and soft totals, columns situations."""
-    fig, ax = _axes(ax, (8.5, 9.5))
+    fig, ax = new_axes(ax, (8.5, 9.5))
     weights = table.reach(rules)
     grid = np.full((len(ROWS), len(SITUATIONS)), 4.0)
     for j, (pattern, twisted, n, _) in enumerate(SITUATIONS):
@@ -103,7 +103,7 @@ def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
     """The smallest hard total the banker stands on holding ``n`` cards, by the stake
     multiple and the visible lower bound of the hand with the most money (and by the amount
     of its initial stake, for a table that reads it: a block of rows per amount)."""
-    fig, ax = _axes(ax, (7.5, 4.2))
+    fig, ax = new_axes(ax, (7.5, 4.2))
     charts = [banker.chart(n, level) for level in range(banker.levels)]
     chart = charts[0]
     values = np.vstack([c.drop(columns="stake x").to_numpy(dtype=float) for c in charts])
@@ -129,7 +129,7 @@ def banker_chart(banker: BankerTable, ax: Axes | None = None, n: int = 2,
 
 def stake_chart(table: PlayerTable, ax: Axes | None = None) -> Figure:
     """The initial stake on each first card."""
-    fig, ax = _axes(ax, (6.5, 3.0))
+    fig, ax = new_axes(ax, (6.5, 3.0))
     ax.bar(list(RANK_SYMBOLS), table.stakes, color="C0")
     ax.set_xlabel("first card")
     ax.set_ylabel("initial stake")
@@ -153,7 +153,7 @@ def twist_odds(rules: PontoonRules) -> dict[str, np.ndarray]:
 
 def twist_odds_chart(rules: PontoonRules, ax: Axes | None = None) -> Figure:
     """Bust and five-card-trick odds of one more card, by hard total (exact)."""
-    fig, ax = _axes(ax, (8, 4.2))
+    fig, ax = new_axes(ax, (8, 4.2))
     odds = twist_odds(rules)
     totals = odds["total"]
     ax.bar(totals, odds["bust"] * 100, color="C3", alpha=0.8, label="bust")
@@ -168,7 +168,7 @@ def twist_odds_chart(rules: PontoonRules, ax: Axes | None = None) -> Figure:
         f"{rules.packs} pack{'s' if rules.packs > 1 else ''}: a card from the full pack")
     ax.set_title(f"Twisting one card: the odds by hard total ({pack}, exact)")
     ax.grid(alpha=0.3)
-    from sim.charts import legend_outside
+    from sim.core.plotting import legend_outside
 
     legend_outside(ax)
     return fig
@@ -195,8 +195,8 @@ def write_charts(folder: Path, rules: PontoonRules | None = None) -> list[Path]:
     """Strategy charts (PNG) and tables (CSV) of the best responses, into ``folder``: the
     optimal punter against a banker standing on 17 and against the adaptive banker, the
     banker's best response to each, and the edges of alternating best responses."""
-    from sim.charts import save
-    from sim.files import write_atomic
+    from sim.core.files import write_atomic
+    from sim.core.plotting import save
     from sim.games.pontoon.solver import best_banker, best_player, iterate
 
     rules = rules or PontoonRules()

@@ -10,7 +10,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim import jit
+from sim.core import (
+    jit,
+    kernel_cache,  # noqa: F401  (compiled code cached by digest)
+)
 from sim.games.pontoon.banker_odds import banker_distribution, banker_structure
 from sim.games.pontoon.hand import NO_LIVE_HAND, RI_BANKER_FIVE
 from sim.games.pontoon.rules import VALUES

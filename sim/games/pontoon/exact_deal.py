@@ -31,6 +31,9 @@ from functools import lru_cache
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.jit import read_only
+from sim.core.memo import by_content
 from sim.games.base import ExactValue
 from sim.games.pontoon import independent
 from sim.games.pontoon.composition import P_INFINITE, draw_p, pack_counts, put_back, take
@@ -47,8 +50,6 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.walk import EVENTS, N_EVENTS, walk_deal
-from sim.jit import read_only
-from sim.memo import by_content
 
 DEFAULT_BUDGET = 400_000
 

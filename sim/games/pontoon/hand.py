@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 
 BUST, FIVE, PONTOON = 0, 22, 23

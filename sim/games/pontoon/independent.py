@@ -31,7 +31,11 @@ import numpy as np
 from numba import types
 from numba.typed import Dict, List
 
-from sim import jit
+from sim.core import (
+    jit,
+    kernel_cache,  # noqa: F401  (compiled code cached by digest)
+)
+from sim.core.memo import by_content
 from sim.games.pontoon.composition import (
     P_BURN,
     P_INFINITE,
@@ -51,7 +55,6 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.walk import BIG_STOCK, N_EVENTS, _settle_into, row_width, table_move
-from sim.memo import by_content
 
 _KEY = types.UniTuple(types.int64, 3)
 _ROW = types.float64[::1]

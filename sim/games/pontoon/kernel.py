@@ -13,7 +13,7 @@ in their known order. The generator (xoshiro256**) lives in local variables.
 Common random numbers: the kernel is given a *key* (four words from the chunk's seed), never
 advanced. At each shuffle (every deal where the pack is shuffled every deal, or in the infinite
 deck) the generator is re-seeded from the key and the shuffle's index
-(:func:`sim.xoshiro.round_state`) and the pack is put back in its sorted order, so shuffle k of
+(:func:`sim.core.xoshiro.round_state`) and the pack is put back in its sorted order, so shuffle k of
 a chunk deals the same cards in the same order to every strategy, however many cards the
 strategies took before. The order in which the used piles are gathered (``gathering =
 "varied"``) is drawn from the same stream, after the deal's cards.
@@ -54,6 +54,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.histogram import NetGrid, count
+from sim.core.jit import read_only
+from sim.core.stats import BATCH_FIELDS, Stats, kernel_add_batch
+from sim.core.xoshiro import coin, draw_below, round_state
 from sim.games.pontoon.hand import (
     BUST,
     BUY_SUM,
@@ -90,10 +95,6 @@ from sim.games.pontoon.hand import (
 )
 from sim.games.pontoon.rules import MAX_CARDS, MAX_HANDS, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
-from sim.histogram import NetGrid, count
-from sim.jit import read_only
-from sim.stats import BATCH_FIELDS, Stats, kernel_add_batch
-from sim.xoshiro import _bounded, _coin, round_state
 
 HIST = NetGrid(per_unit=2, low=-2048, high=2048)  # net results in half units, +-2048 units
 HIST_PER_UNIT, HIST_FIRST, HIST_LAST, HIST_SIZE = HIST.constants()
@@ -126,10 +127,10 @@ def _draw(pack, n, head, stock, fresh, infinite, s0, s1, s2, s3):
     """The top card of the stock (a fresh card is chosen at random among the fresh ones);
     returns it with the stock's new state (head, cards, fresh) and the generator's."""
     if infinite:
-        j, s0, s1, s2, s3 = _bounded(n, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = draw_below(n, s0, s1, s2, s3)
         return pack[j], head, stock, fresh, s0, s1, s2, s3
     if fresh > 1:
-        j, s0, s1, s2, s3 = _bounded(fresh, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = draw_below(fresh, s0, s1, s2, s3)
         if j:
             pos = head + j
             if pos >= n:
@@ -371,7 +372,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i,
         # general case below, without its bookkeeping. Each pile is written at its place
         # under the stock, so no branch hangs on the draw (a coin toss the processor cannot
         # predict).
-        banker_first, s0, s1, s2, s3 = _coin(s0, s1, s2, s3)
+        banker_first, s0, s1, s2, s3 = coin(s0, s1, s2, s3)
         live = hands[0, H_STATUS] != BUSTED
         size = hands[0, H_N] if live else n_aside
         at = stock + banker_first * bn
@@ -397,7 +398,7 @@ def _play_deal(pack, ps, act, split, burn, stakes, offsets, btab, keyed, rule_i,
         for q in range(n_piles):
             gather[G_ORDER + q] = q
         for q in range(n_piles - 1):
-            j, s0, s1, s2, s3 = _bounded(n_piles - q, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = draw_below(n_piles - q, s0, s1, s2, s3)
             j += q
             tmp = gather[G_ORDER + q]
             gather[G_ORDER + q] = gather[G_ORDER + j]
@@ -464,7 +465,7 @@ def _simulate(n_deals, key, pack, orders, act, split, burn, stakes, offsets, bta
     0, as if each were a call of its own (one call for all saves a call per session). The
     generator is re-seeded at each shuffle from ``key`` and the shuffle's index, counted from
     ``first``. With ``batch_len`` > 0 the deals are cut into batches of that many (the last
-    may be shorter) whose totals go into ``batch`` (:func:`sim.stats.kernel_add_batch`).
+    may be shorter) whose totals go into ``batch`` (:func:`sim.core.stats.kernel_add_batch`).
     Returns (outcomes, sums, histogram, counters, per-deal rows, batch)."""
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     s0, s1, s2, s3 = k0, k1, k2, k3

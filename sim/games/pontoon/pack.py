@@ -2,8 +2,8 @@
 deal (drawn from the top, used cards returned to the bottom).
 
 The reference stock draws exactly as the compiled kernel does, with the kernel's own generator
-called from Python (:mod:`sim.xoshiro`): at each shuffle the generator is re-seeded from the
-source's key and the shuffle's index (:func:`sim.xoshiro.round_state`), the pack is put back in
+called from Python (:mod:`sim.core.xoshiro`): at each shuffle the generator is re-seeded from the
+source's key and the shuffle's index (:func:`sim.core.xoshiro.round_state`), the pack is put back in
 its sorted order, and each card is drawn when needed from the cards not yet dealt since the
 shuffle (a lazy Fisher-Yates: swap a uniformly chosen undealt card to the top and take it).
 So the same key gives the same cards on both paths, and every strategy meets the same cards
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.xoshiro import bounded, round_states
 from sim.games.pontoon.rules import PontoonRules
-from sim.xoshiro import bounded, round_states
 
 GIVEN_KEY = (1, 2, 3, 4)  # the generator key of given orders (the kernel's play_ordered_deals)
 
@@ -34,7 +34,7 @@ def card_key(rng: np.random.Generator | np.ndarray | Sequence[int]) -> np.ndarra
 
 class RandomCards:
     """Shuffled packs (or infinite-deck draws), dealt lazily from the generator keyed by
-    ``key`` (four 64-bit words, :func:`sim.rng.kernel_state`; a numpy generator is accepted
+    ``key`` (four 64-bit words, :func:`sim.core.rng.kernel_state`; a numpy generator is accepted
     and a key drawn from it)."""
 
     random = True

@@ -4,7 +4,7 @@ Tests treat this module as the specification: the compiled kernel must agree wit
 deal, and the exact analysis with it on every ordering of small packs. A :class:`Session` holds
 what carries from deal to deal: the pack (used cards go to the bottom; shuffled only after a
 pontoon, or every deal), who holds the bank, and the cards seen since the shuffle. Money moves
-only through a :class:`~sim.ledger.Ledger` between the persons at the table and the stakes on
+only through a :class:`~sim.core.ledger.Ledger` between the persons at the table and the stakes on
 the table, so its conservation is checked, not assumed.
 """
 
@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.cards import RANK_SYMBOLS
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.cards import RANK_SYMBOLS
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.ledger import Ledger
 from sim.games.pontoon.hand import (
     banker_score,
     hand_over,
@@ -44,7 +45,6 @@ from sim.games.pontoon.views import (
     StakeView,
     hand_totals,
 )
-from sim.ledger import Ledger
 
 TABLE = "table"  # the ledger account where stakes lie until settled
 

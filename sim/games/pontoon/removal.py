@@ -34,13 +34,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.cards import RANK_SYMBOLS
+from sim.core.cards import RANK_SYMBOLS
+from sim.core.rng import generator
 from sim.games.pontoon.exact_deal import DEFAULT_BUDGET, deal_exact
 from sim.games.pontoon.pack import RandomCards
 from sim.games.pontoon.reference import Session
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
-from sim.rng import generator
 
 UNIT = (1.0,) * 13
 

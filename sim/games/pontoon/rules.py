@@ -39,9 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.cards import RANK_SYMBOLS, make_pack, rank_counts, rank_of
-from sim.errors import RuleError
-from sim.validation import check_fields
+from sim.core.cards import RANK_SYMBOLS, make_pack, rank_counts, rank_of
+from sim.core.errors import RuleError
+from sim.core.validation import check_fields
 
 SPLIT_RULES = ("any", "aces", "none")
 RESHUFFLE_RULES = ("pontoon", "every-deal")

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.games.base import ExactValue
 from sim.games.pontoon.exact_deal import reader_levels, signal_weights
 from sim.games.pontoon.exact_infinite import (

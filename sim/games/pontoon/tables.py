@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sim.cards import RANK_SYMBOLS, parse_rank
+from sim.core.cards import RANK_SYMBOLS, parse_rank
 from sim.games.pontoon.hand import (
     ACTION_NAMES,
     BANKER_SHAPE,

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 from sim.games.pontoon.hand import (
     BANKER_SHAPE,
     BUY1,
@@ -54,7 +55,6 @@ from sim.games.pontoon.hand import (
 from sim.games.pontoon.rules import MAX_CARDS, VALUES, PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, StakeView, hand_totals
-from sim.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 
 PUNTER_FIELDS = frozenset({"total", "soft", "n_cards", "visible_sum", "buys", "buy_multiples",
                            "stake", "initial_stake", "min_buy", "max_buy", "twisted", "legal",

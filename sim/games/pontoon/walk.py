@@ -18,7 +18,10 @@ import numpy as np
 from numba import types
 from numba.typed import Dict, List
 
-from sim import jit
+from sim.core import (
+    jit,
+    kernel_cache,  # noqa: F401  (compiled code cached by digest)
+)
 from sim.games.pontoon.composition import (
     P_BUDGET,
     P_BURN,

@@ -13,7 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.errors import InputError
+from sim.core.errors import InputError
+from sim.core.progression import FLAT, ProgressionSpec
+from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.scratchcard.current import (
     ESTIMATORS,
@@ -52,9 +55,6 @@ from sim.games.scratchcard.table import (
     split_spec,
 )
 from sim.games.scratchcard.tabulate import tabulate as tabulate_strategy
-from sim.progression import FLAT, ProgressionSpec
-from sim.rng import generator, kernel_state, strategy_generator
-from sim.stats import Stats
 
 __all__ = [
     "ESTIMATORS", "GAME", "Claims", "CurrentOdds", "Pool", "PrizeTable", "ScratchPlan",

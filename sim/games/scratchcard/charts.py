@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from sim.charts import _axes, legend_outside
+from sim.core.plotting import legend_outside, new_axes
 from sim.games.scratchcard.current import ESTIMATORS, estimate_sold, ev_against_sold
 from sim.games.scratchcard.exact import ticket_odds, total_distribution
 from sim.games.scratchcard.rules import Pool
@@ -21,7 +21,7 @@ def prize_chart(pool: Pool, tickets: int = 1, ax: Axes | None = None, title: str
                 ) -> Figure:
     """The prize distribution: one ticket as a bar per tier; several tickets as the chance
     that their total prize reaches each amount (log scales), the cost marked."""
-    fig, ax = _axes(ax, (7.5, 4))
+    fig, ax = new_axes(ax, (7.5, 4))
     values, probs = total_distribution(pool, tickets)
     cost = tickets * pool.price
     odds = ticket_odds(pool)
@@ -65,7 +65,7 @@ def any_win_chart(pool: Pool, max_tickets: int = 30, ax: Axes | None = None,
                   title: str = "") -> Figure:
     """The chance of winning anything, and of getting back at least the cost, in k tickets
     (exact)."""
-    fig, ax = _axes(ax, (8, 4.2))
+    fig, ax = new_axes(ax, (8, 4.2))
     k = np.arange(1, max_tickets + 1)
     ax.plot(k, any_win_odds(pool, k) * 100, "o-", ms=3, color="C0",
             label="any prize among the k tickets")
@@ -91,7 +91,7 @@ def any_win_chart(pool: Pool, max_tickets: int = 30, ax: Axes | None = None,
 def ev_sold_chart(table: PrizeTable, claims: Claims, ax: Axes | None = None) -> Figure:
     """The next ticket's return to player against the number of tickets assumed sold, with
     the estimators of tickets sold marked (the claims fixed)."""
-    fig, ax = _axes(ax, (7.5, 4))
+    fig, ax = new_axes(ax, (7.5, 4))
     sold, ev, _ = ev_against_sold(table, claims, points=400)
     marks = {name: estimate_sold(table, claims, name) for name in ESTIMATORS}
     lo, hi = 0.7 * min(marks.values()), 1.15 * max(marks.values())

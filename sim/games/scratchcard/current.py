@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
-from sim.errors import InputError
+from sim.core.errors import InputError
 from sim.games.scratchcard.table import Claims, PrizeTable
 
 ESTIMATORS = ("lowest-tier", "all-prizes", "hypergeometric-mle")

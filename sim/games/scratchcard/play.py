@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import IllegalActionError, StrategyFailedError
+from sim.core.errors import IllegalActionError, StrategyFailedError
+from sim.core.stats import Stats, stats_from_arrays
+from sim.core.xoshiro import ticket_picks, ticket_uniforms
 from sim.games.scratchcard.exact import PlanGrid, money_grid, plan_grid
 from sim.games.scratchcard.rules import Pool, ScratchPlan, ScratchRules, ScratchView
-from sim.stats import Stats, stats_from_arrays
-from sim.xoshiro import ticket_picks, ticket_uniforms
 
 BLOCK = 64           # tickets drawn per session at a time after the first purchase
 CELLS = 1 << 21      # sessions x tickets held at once

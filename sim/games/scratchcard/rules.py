@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import InputError, RuleError
+from sim.core.errors import InputError, RuleError
+from sim.core.validation import check_fields, is_int
 from sim.games.scratchcard.current import ESTIMATORS, estimate_sold, remaining
 from sim.games.scratchcard.table import SHIPPED, Claims, PrizeTable, load_claims, load_table
-from sim.validation import check_fields, is_int
 
 MODES = ("auto", "printed", "online")
 

@@ -5,8 +5,8 @@ tickets in a print run (a printed game, drawn without replacement) or a probabil
 card, independent draws). A tier is the total a ticket pays; rows with the same prize are merged
 (real tables list one amount once per way of winning it).
 
-Every problem is an :class:`~sim.errors.InputError` naming the file, the row (CSV line number or
-TOML ``tiers[i]``) and what was expected, so a bad table stops a run before it starts.
+Every problem is an :class:`~sim.core.errors.InputError` naming the file, the row (CSV line
+number or TOML ``tiers[i]``) and what was expected, so a bad table stops a run before it starts.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import InputError
+from sim.core.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "experiments" / "data"
 TABLES_FILE = "scratch_prize_tables.csv"

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 from sim.games.scratchcard.exact import money_grid
 from sim.games.scratchcard.rules import ScratchPlan, ScratchRules, ScratchView
-from sim.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 
 FIELDS = ("price", "tickets", "spent", "won", "net", "session_limit")
 SCAN = 20_000  # money steps scanned for a stop, either way

@@ -8,19 +8,19 @@ it, only the chunks that finished ahead of their turn (``v0-s1-c12.json``). When
 chunk arrives the prefix absorbs every chunk that now follows it in order, and their files go.
 However many rounds a run has, the folder holds one prefix per pair and no more loose chunks than
 there are chunks in flight. The prefix also keeps the pair's per-chunk totals for paired
-comparisons (:class:`sim.stats.BatchTotals`, bounded by merging adjacent chunks pairwise).
+comparisons (:class:`sim.core.stats.BatchTotals`, bounded by merging adjacent chunks pairwise).
 
-With a target precision (:class:`sim.compare.TargetRule`) a pair may stop before its last
+With a target precision (:class:`sim.engine.compare.TargetRule`) a pair may stop before its last
 chunk: the prefix then records ``stopped``, and chunks computed beyond it are dropped. The
 rows of a target's group are merged in lockstep, chunk index by chunk index, so the decision
 at each chunk count sees the same merged chunks however the chunks were scheduled.
 
-A run with a ``[session]`` table also plays its sessions in chunks (:mod:`sim.session_play`),
+A run with a ``[session]`` table also plays its sessions in chunks (:mod:`sim.engine.session_play`),
 kept the same way: per pair, ``v0-s1-sessions.json`` holds the histogram grid of the pair's
 sessions and the merged prefix of their chunks, and ``v0-s1-k3.json`` a session chunk finished
 ahead of its turn.
 
-``run.json`` records what the chunks are of (:meth:`sim.experiment.Experiment.identity`): the
+``run.json`` records what the chunks are of (:meth:`sim.engine.experiment.Experiment.identity`): the
 resolved experiment, the content of every file it reads and the engine's version. A run is
 resumed only by the same identity, and a refusal names what changed.
 
@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.errors import InputError
-from sim.experiment import Experiment
-from sim.files import write_atomic
+from sim.core.errors import InputError
+from sim.core.files import write_atomic
+from sim.core.stats import SUM_FIELDS, BatchTotals, Stats
+from sim.engine.experiment import Experiment
 from sim.risk.montecarlo import Grid, SessionStats
-from sim.stats import SUM_FIELDS, BatchTotals, Stats
 
 CHUNK_DIR = "chunks"
 RUN_FILE = "run.json"
@@ -228,7 +228,7 @@ class CheckpointStore:
         self.experiment = experiment
         self.progress = {p: PairProgress() for p in pairs(experiment)}
         if rule is None:
-            from sim.compare import target_rule
+            from sim.engine.compare import target_rule
 
             rule = target_rule(experiment) or _NoTarget(pairs(experiment))
         self.rule = rule

@@ -4,7 +4,7 @@ A row's sessions are cut into chunks of ``chunk_sessions`` (fixed by the file, n
 jobs), run by the runner beside the rounds' chunks and checkpointed like them. A chunk plays
 its sessions in blocks of at most ``BLOCK_ROUNDS`` rounds, each session starting afresh (a new
 pack, the progression at its base unit), each block from its own streams, named like the
-rounds' (:func:`sim.rng.named_streams`: the work "sessions", the row's pack and strategy, the
+rounds' (:func:`sim.core.rng.named_streams`: the work "sessions", the row's pack and strategy, the
 chunk and the block), so the strategies of a pack play their sessions on the same cards and
 the rounds' own streams are untouched. The histogram grid of a row is fixed before its first
 chunk (:func:`grid`) and kept with its checkpoints.
@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.progression import ProgressionSpec
+from sim.core.progression import ProgressionSpec
+from sim.core.rng import named_streams
 from sim.risk.law import RoundLaw
 from sim.risk.montecarlo import Grid, SessionStats
 from sim.risk.spec import SessionSpec
-from sim.rng import named_streams
 
 BLOCK_ROUNDS = 1 << 18  # rounds per kernel call: 2 MB of results, whatever the sessions
 STREAM = "sessions"

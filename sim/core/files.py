@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from sim.errors import InputError
+from sim.core.errors import InputError
 
 # The folders being recorded (see :func:`recording`) and the names written into each.
 _RECORDS: ContextVar[tuple[tuple[Path, set[str]], ...]] = ContextVar("records", default=())

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numba
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+
 FLAT, MARTINGALE, PAROLI, DALEMBERT = 0, 1, 2, 3
 KIND_NAMES = {FLAT: "flat", MARTINGALE: "martingale", PAROLI: "paroli", DALEMBERT: "dalembert"}
 

@@ -2,7 +2,7 @@
 
 ``houseedge report DIR`` and ``houseedge charts DIR`` rebuild a run's outputs from here
 without simulating. The experiment comes from the run's manifest (the resolved experiment and
-where its files are found), the statistics from the checkpoints (:mod:`sim.checkpoints`), and
+where its files are found), the statistics from the checkpoints (:mod:`sim.engine.checkpoints`), and
 what the chunks do not hold (time taken, jobs, backend, finish time) from the same manifest.
 Everything read is plain JSON: loading a folder runs no code from it.
 """
@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from sim import games
-from sim.checkpoints import CHUNK_DIR, CheckpointStore
-from sim.errors import InputError
-from sim.experiment import Experiment, StrategySpec, VariantSpec, _files_read
-from sim.progression import ProgressionSpec
-from sim.run_folder import MANIFEST
-from sim.runner import RunResult
+from sim.core.errors import InputError
+from sim.core.progression import ProgressionSpec
+from sim.engine.checkpoints import CHUNK_DIR, CheckpointStore
+from sim.engine.experiment import Experiment, StrategySpec, VariantSpec, _files_read
+from sim.engine.run_folder import MANIFEST
+from sim.engine.runner import RunResult
 
 # What write_outputs takes from the old manifest rather than recomputing.
 RUN_INFO_KEYS = ("seconds", "jobs", "finished", "charts")

@@ -17,8 +17,8 @@ from typing import Any
 import pandas as pd
 
 from sim import games
-from sim.experiment import Experiment
-from sim.headline import BASIS_LABELS
+from sim.core.headline import BASIS_LABELS
+from sim.engine.experiment import Experiment
 
 WIDTH = 100
 NAMES_WIDTH = 50  # the name columns may always take this much: the values keep the rest
@@ -197,7 +197,7 @@ def table_text(table: pd.DataFrame) -> str:
 
 def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
     """What ``houseedge exact`` prints, line by line; with ``out``, the CSV files too."""
-    from sim.files import write_atomic
+    from sim.core.files import write_atomic
 
     game = games.get(exp.game)
     frame = values(exp)
@@ -213,7 +213,7 @@ def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
                 yield f"# {variant.name}: {name}"
                 yield from table_text(table).splitlines()
     if out:
-        from sim.charts import save
+        from sim.core.plotting import save
 
         for variant_name, name, figure in game.variant_exact_charts(
                 ((v.name, v.rules) for v in exp.variants),

@@ -1,9 +1,9 @@
 """The report a person reads: one self-contained HTML page per run.
 
-The page is rendered from a Jinja2 template (``sim/templates/report.html.j2``); its tables are
-pandas Stylers and its charts are inlined as SVG, so the file opens offline and can be sent as
-it is. Everything on it comes from the run's chunks and rules: the same run gives the same
-bytes, apart from the time written in its manifest.
+The page is rendered from a Jinja2 template (``sim/outputs/templates/report.html.j2``); its
+tables are pandas Stylers and its charts are inlined as SVG, so the file opens offline and
+can be sent as it is. Everything on it comes from the run's chunks and rules: the same run
+gives the same bytes, apart from the time written in its manifest.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from sim import games
-from sim.stats import Z95
+from sim.core.stats import Z95
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _environment() -> Environment:
-    env = Environment(loader=PackageLoader("sim", "templates"),
+    env = Environment(loader=PackageLoader("sim.outputs", "templates"),
                       autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
                       lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["pct"] = lambda x, d=3: "" if x is None or _missing(x) else f"{100 * x:.{d}f}%"
@@ -208,8 +208,8 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
     """The HTML page of a run.
 
     Args:
-        result: the run (:class:`sim.runner.RunResult`).
-        frame: its report (:func:`sim.report.build`).
+        result: the run (:class:`sim.engine.runner.RunResult`).
+        frame: its report (:func:`sim.outputs.report.build`).
         charts: (file name, caption, SVG bytes) of every chart, in order.
         manifest: the run's manifest (seed, versions, revision, time...).
         tables: further tables of the run (name -> table), shown after the headline.

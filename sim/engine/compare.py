@@ -10,7 +10,7 @@ are correlated and no larger (on average) when they are not.
 and total stake. Linearised (the delta method), ``e - E[e] ~ -(1/S) * sum_b R_b`` with the
 batch residual ``R_b = N_b + e * S_b``; for two rows A and B over the same batches,
 ``D = e_A - e_B`` varies as ``sum_b d_b`` with ``d_b = R_Ab / S_A - R_Bb / S_B``. The batches
-(chunks, or runs of adjacent chunks: :class:`sim.stats.BatchTotals`) are independent of one
+(chunks, or runs of adjacent chunks: :class:`sim.core.stats.BatchTotals`) are independent of one
 another, and ``sum_b d_b = 0`` by construction, so ``var(D) ~ B / (B - 1) * sum_b d_b^2``:
 batch means, exactly the estimator rows with dependent rounds already use for themselves. The
 95% interval takes Student's t with ``B - 1`` degrees of freedom, honest with few batches.
@@ -37,9 +37,9 @@ from typing import Any
 import pandas as pd
 
 from sim import games
-from sim.errors import UnknownName
-from sim.headline import UNRELIABLE_NOTES
-from sim.stats import MIN_BATCHES, Z95, BatchTotals, Stats, t95, z_score
+from sim.core.errors import UnknownName
+from sim.core.headline import UNRELIABLE_NOTES
+from sim.core.stats import MIN_BATCHES, Z95, BatchTotals, Stats, t95, z_score
 
 Pair = tuple[int, int]
 STAKE_COLUMN = {"initial": 2, "wagered": 3}

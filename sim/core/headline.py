@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.stats import MIN_BATCHES, Z95, Stats, t95, z_score
+from sim.core.stats import MIN_BATCHES, Z95, Stats, t95, z_score
 
 BASIS_LABELS = {"initial": "per initial stake", "wagered": "per amount wagered"}
 RARE_COUNT = 10     # when this many rounds, the most extreme of the sample, carry

@@ -20,7 +20,7 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from sim.interrupt import ignore_in_worker
+from sim.core.interrupt import ignore_in_worker
 
 if TYPE_CHECKING:
     from joblib import parallel_config
@@ -34,12 +34,13 @@ def _boot() -> int:
     own machinery (scipy's BLAS among it), 0.15 s of CPU."""
     import numpy as np
 
+    import sim.core.stats  # noqa: F401
+
     # What the runner's chunks need (the runner itself, which imports this module, is
     # unpickled with the first chunk: a small module once these are loaded).
-    import sim.checkpoints  # noqa: F401
+    import sim.engine.checkpoints  # noqa: F401
     import sim.games  # noqa: F401
-    import sim.stats  # noqa: F401
-    from sim.xoshiro import raw_outputs
+    from sim.core.xoshiro import raw_outputs
 
     raw_outputs(1, np.zeros(4, dtype=np.uint64))
     return os.getpid()
@@ -47,7 +48,7 @@ def _boot() -> int:
 
 def loky() -> parallel_config:
     """joblib's loky backend as houseedge runs it: its workers ignore SIGINT from before their
-    first task (:func:`sim.interrupt.ignore_in_worker`). Every parallel call of houseedge
+    first task (:func:`sim.core.interrupt.ignore_in_worker`). Every parallel call of houseedge
     takes this one configuration, so that each reuses the same workers (joblib replaces them
     for another)."""
     from joblib import parallel_config

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import InputError
+from sim.core.errors import InputError
 
 
 def pontoon_charts(out: Path, deals: int, seed: int) -> list[str]:
@@ -65,7 +65,7 @@ def pontoon_removal(out: Path, deals: int, seed: int) -> list[str]:
 def scratch_charts(out: Path, deals: int, seed: int) -> list[str]:
     """The prize charts of the shipped printed and online games, one ticket and ten, and the
     next ticket's return against tickets sold for the games with claims snapshots."""
-    from sim.charts import save
+    from sim.core.plotting import save
     from sim.games.scratchcard.charts import ev_sold_chart, prize_chart
     from sim.games.scratchcard.rules import PRESETS
 
@@ -88,7 +88,7 @@ def scratch_charts(out: Path, deals: int, seed: int) -> list[str]:
 def bonus_charts(out: Path, deals: int, seed: int) -> list[str]:
     """The seed bonus (100% up to 100, 20x): profit and P(complete) by stake, the operator's
     cost of each term, and the distribution of the cash-out."""
-    from sim.charts import save
+    from sim.core.plotting import save
     from sim.games.bonus import policy_value
     from sim.games.bonus.charts import cashout_chart, cost_chart, stake_chart
     from sim.games.bonus.terms import PRESETS
@@ -132,7 +132,7 @@ def run(name: str, out: str | None, deals: int, seed: int) -> list[str]:
     Raises:
         InputError: an output folder that cannot be written.
     """
-    from sim.files import writable_folder
+    from sim.core.files import writable_folder
 
     study, default_out = STUDIES[name]
     folder = Path(out or default_out or ".")

@@ -4,7 +4,7 @@
 their own generator: xoshiro256** (Blackman and Vigna), its 256-bit state held in local
 variables while a pack is shuffled, and bounded integers by Lemire's multiply-shift with its
 rejection step, so every card position is exactly equally likely. The state is seeded from the
-chunk's SeedSequence (:func:`sim.rng.kernel_state`).
+chunk's SeedSequence (:func:`sim.core.rng.kernel_state`).
 
 The step and the bounded integer are marked ``forceinline``: LLVM inlines them into the caller
 (as if written in place, the state in registers). numba's own ``inline="always"`` gives the
@@ -17,6 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+
 _U32_MASK = np.uint64(0xFFFFFFFF)
 
 
@@ -26,7 +28,7 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
 
 
 @numba.njit(forceinline=True)
-def _next(s0, s1, s2, s3):
+def next_u64(s0, s1, s2, s3):
     """One xoshiro256** output and the next state."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
@@ -40,24 +42,24 @@ def _next(s0, s1, s2, s3):
 
 
 @numba.njit(forceinline=True)
-def _coin(s0, s1, s2, s3):
-    """0 or 1, the same draw as ``_bounded(2, ...)`` (for a bound of 2 Lemire's method never
+def coin(s0, s1, s2, s3):
+    """0 or 1, the same draw as ``draw_below(2, ...)`` (for a bound of 2 Lemire's method never
     rejects and returns the output's top bit) without its multiply."""
-    x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
     return np.int64(x >> np.uint64(63)), s0, s1, s2, s3
 
 
 @numba.njit(forceinline=True)
-def _bounded(bound, s0, s1, s2, s3):
+def draw_below(bound, s0, s1, s2, s3):
     """A uniform integer in [0, bound) for 0 < bound < 2**32 (Lemire, with rejection)."""
     b = np.uint64(bound)
-    x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+    x, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
     m = (x >> np.uint64(32)) * b
     low = m & _U32_MASK
     if low < b:
         threshold = (np.uint64(0x100000000) - b) % b
         while low < threshold:
-            x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+            x, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
             m = (x >> np.uint64(32)) * b
             low = m & _U32_MASK
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
@@ -69,7 +71,7 @@ def shuffle_in_place(cards: np.ndarray, state: np.ndarray) -> None:
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     n = cards.shape[0]
     for i in range(n - 1):
-        j, s0, s1, s2, s3 = _bounded(n - i, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = draw_below(n - i, s0, s1, s2, s3)
         j += i
         tmp = cards[i]
         cards[i] = cards[j]
@@ -83,7 +85,7 @@ def bounded_integers(bound: int, n: int, state: np.ndarray) -> np.ndarray:
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
-        out[i], s0, s1, s2, s3 = _bounded(bound, s0, s1, s2, s3)
+        out[i], s0, s1, s2, s3 = draw_below(bound, s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return out
 
@@ -94,7 +96,7 @@ def raw_outputs(n: int, state: np.ndarray) -> np.ndarray:
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     out = np.empty(n, dtype=np.uint64)
     for i in range(n):
-        out[i], s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+        out[i], s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return out
 
@@ -155,7 +157,7 @@ def round_states(key: np.ndarray, index: int) -> np.ndarray:
 def bounded(bound: int, state: np.ndarray) -> int:
     """One uniform integer in [0, bound), advancing ``state`` (the reference paths' draw)."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    j, s0, s1, s2, s3 = _bounded(bound, s0, s1, s2, s3)
+    j, s0, s1, s2, s3 = draw_below(bound, s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return j
 
@@ -172,7 +174,7 @@ def lazy_order(pack: np.ndarray, state: np.ndarray) -> np.ndarray:
     n = arr.shape[0]
     for k in range(n):
         rem = n - k
-        j, s0, s1, s2, s3 = _bounded(rem, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = draw_below(rem, s0, s1, s2, s3)
         card = arr[j]
         arr[j] = arr[rem - 1]
         arr[rem - 1] = card

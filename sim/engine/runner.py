@@ -1,10 +1,10 @@
 """Chunked parallel execution over joblib, with checkpoints and resume.
 
 Every (variant, strategy) pair is cut into chunks of the experiment's fixed size; with a
-``[session]`` table its sessions too (:mod:`sim.session_play`), played after the rounds on the
-same backend and kept the same way. A chunk is
-played from its own streams (:func:`sim.rng.chunk_streams`), returns statistics (never rounds),
-and is kept in ``<out>/chunks/`` (:mod:`sim.checkpoints`) the moment it finishes. The results
+``[session]`` table its sessions too (:mod:`sim.engine.session_play`), played after the rounds
+on the same backend and kept the same way. A chunk is
+played from its own streams (:func:`sim.core.rng.chunk_streams`), returns statistics (never rounds),
+and is kept in ``<out>/chunks/`` (:mod:`sim.engine.checkpoints`) the moment it finishes. The results
 are merged in chunk order, so the numbers do not depend on the number of jobs, the backend, or
 on whether the run was interrupted and resumed. Chunks are planned lazily and kept merged, so
 memory and the checkpoints stay bounded whatever the number of rounds.
@@ -26,17 +26,18 @@ from typing import Any
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from sim import games, session_play, workers
-from sim.checkpoints import CheckpointStore, Chunk, SessionChunk
-from sim.errors import InputError, UnknownName
-from sim.experiment import Experiment, StrategySpec
-from sim.interrupt import children_deaf_to_interrupts
+from sim import games
+from sim.core.errors import InputError, UnknownName
+from sim.core.interrupt import children_deaf_to_interrupts
+from sim.core.rng import chunk_streams
+from sim.core.stats import BatchTotals, Stats
+from sim.core.timing import SESSION_PLAY, Phases
+from sim.engine import session_play, workers
+from sim.engine.checkpoints import CheckpointStore, Chunk, SessionChunk
+from sim.engine.experiment import Experiment, StrategySpec
+from sim.engine.run_folder import open_run
 from sim.risk.montecarlo import Grid, SessionStats
 from sim.risk.spec import SessionSpec
-from sim.rng import chunk_streams
-from sim.run_folder import open_run
-from sim.stats import BatchTotals, Stats
-from sim.timing import SESSION_PLAY, Phases
 
 BACKENDS = ("loky", "threading", "dask")
 SCHEDULER_TIMEOUT_SECONDS = 6  # with start-up, the refusal comes within 10 s
@@ -255,7 +256,7 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
 
     Raises:
         InputError: a backend that cannot be used, an unreachable scheduler, an output folder
-            that cannot be written or that holds another run (see :mod:`sim.run_folder`).
+            that cannot be written or that holds another run (see :mod:`sim.engine.run_folder`).
         KeyboardInterrupt: after Ctrl-C; the finished chunks stay on disk for ``--resume``
             (:class:`Interrupted`, with their count, once chunks are being computed).
     """
@@ -285,7 +286,7 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
                             pre_dispatch="2*n_jobs")
         if n_jobs != 1 and backend == "loky":
             # The (reusable) worker processes, deaf to Ctrl-C, perhaps started early by the
-            # command line (sim.workers); the run's own calls below reuse them.
+            # command line (sim.engine.workers); the run's own calls below reuse them.
             workers.ready(n_jobs)
         with bar:
             _collect(parallel, calls, lambda c, stats: store.add(c, Stats.from_json(stats)),

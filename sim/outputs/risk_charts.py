@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from sim.charts import _grid
+from sim.core.plotting import panel_grid
 from sim.risk.table import FAN_QUANTILES, RiskResult, ci95
 
 
@@ -23,7 +23,7 @@ def fan_chart(results: Sequence[RiskResult]) -> Figure:
     """The bankroll over the session: the 5-95% and 25-75% bands and the median of the
     Monte Carlo sessions, the exact median and 5%/95% lines where known, and a few sample
     paths; ended sessions keep their last bankroll."""
-    fig, axes = _grid(None, len(results), panel=(5.0, 3.4))
+    fig, axes = panel_grid(None, len(results), panel=(5.0, 3.4))
     for ax, r in zip(axes, results):
         x = np.array(r.mc.checkpoints)
         b = r.spec.bankroll
@@ -53,7 +53,7 @@ def fan_chart(results: Sequence[RiskResult]) -> Figure:
 def ruin_chart(results: Sequence[RiskResult]) -> Figure:
     """Risk of ruin within the session against the bankroll: the exact curve, the diffusion
     curve and the Monte Carlo points with 95% intervals."""
-    fig, axes = _grid(None, len(results), panel=(5.0, 3.4))
+    fig, axes = panel_grid(None, len(results), panel=(5.0, 3.4))
     for ax, r in zip(axes, results):
         x = r.bankrolls
         if r.curve_exact is not None:
@@ -101,7 +101,7 @@ def result_chart(results: Sequence[RiskResult]) -> Figure:
     """The distribution of the session result (probability per base stake): the Monte
     Carlo histogram, the exact law where known; ruin and stops show as spikes at the left
     and right edges."""
-    fig, axes = _grid(None, len(results), panel=(5.0, 3.4))
+    fig, axes = panel_grid(None, len(results), panel=(5.0, 3.4))
     for ax, r in zip(axes, results):
         mc = r.mc
         shares = mc.end_hist / mc.sessions

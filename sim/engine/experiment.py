@@ -2,7 +2,7 @@
 
 Everything is checked before any work starts: the game, presets and rule values, the
 strategies (imported, built with their parameters and played for a deal), the progressions
-and the numbers. A problem is an :class:`~sim.errors.InputError` naming the file, the key path
+and the numbers. A problem is an :class:`~sim.core.errors.InputError` naming the file, the key path
 and what was expected.
 
 A file looks like::
@@ -43,8 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from sim import games
-from sim.errors import InputError, RuleError, UnknownName, UnknownParameter
-from sim.progression import ProgressionSpec
+from sim.core.errors import InputError, RuleError, UnknownName, UnknownParameter
+from sim.core.progression import ProgressionSpec
 from sim.risk.spec import ALTERNATIVES as SESSION_ALTERNATIVES
 from sim.risk.spec import check_sessions, parse_session
 from strategies import base as strategy_registry
@@ -52,7 +52,7 @@ from strategies.betting import progression_spec
 
 TOP_KEYS = {"name", "description", "game", "rounds", "seed", "chunk_rounds", "rules",
             "variants", "strategies", "session",
-            # paired comparisons and target precision (sim.compare)
+            # paired comparisons and target precision (sim.engine.compare)
             "baseline", "baseline_variant", "target_ci", "target_diff_ci",
             "max_rows"}
 STRATEGY_KEYS = {"use", "name", "params", "progression", "rounds"}
@@ -143,7 +143,7 @@ def engine_identity() -> dict[str, str]:
         release = version("houseedge")
     except PackageNotFoundError:
         release = "unknown"
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     sha = hashlib.sha256()
     for package in ("sim", "strategies"):
         for path in sorted((root / package).rglob("*.py")):
@@ -214,7 +214,7 @@ def parse_override(text: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw
-    from sim.grid import override_value  # "a,b,c": a sweep
+    from sim.engine.sweep import override_value  # "a,b,c": a sweep
 
     return [part.strip() for part in key.strip().split(".")], override_value(raw, value)
 
@@ -365,7 +365,7 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
     ``rounds`` (the command line's ``--rounds``) sets every row's count, a strategy's own
     ``rounds`` included; without it a strategy's own ``rounds`` wins over the file's.
     ``on_game`` is called with the game's name as soon as it is known, before the rows
-    are checked (the command line compiles the game's kernel meanwhile: :mod:`sim.warm`).
+    are checked (the command line compiles the game's kernel meanwhile: :mod:`sim.engine.warm`).
     """
     chk = _Checker(source)
     chk.unknown(data, TOP_KEYS, "")
@@ -376,7 +376,8 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
         raise chk.error("game", str(exc)) from None
     if on_game is not None:
         on_game(game_name)
-    from sim import compare, grid
+    from sim.engine import compare
+    from sim.engine import sweep as grid
 
     if rounds is not None:
         data = {**data, "rounds": rounds,
@@ -384,7 +385,7 @@ def from_dict(data: Mapping[str, Any], source: str, base_dir: Path,
                                if isinstance(e, Mapping) else e
                                for e in data.get("strategies") or []]}
     given = copy.deepcopy(dict(data))
-    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.grid)
+    data, swept = grid.expand(data, chk.error)  # sweeps -> one row per point (sim.engine.sweep)
     _check_size(data, swept, chk)
     rounds = chk.integer(data, "rounds", None, 1)
     seed = chk.integer(data, "seed", 0, 0, MAX_SEED)

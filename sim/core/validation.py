@@ -1,11 +1,11 @@
 """Checks the rules dataclasses share: value kinds, and a list of (field, ok, allowed) checks
-raised as one :class:`~sim.errors.RuleError` naming the first field that fails."""
+raised as one :class:`~sim.core.errors.RuleError` naming the first field that fails."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sim.errors import RuleError
+from sim.core.errors import RuleError
 
 
 def is_int(x: object) -> bool:

@@ -4,7 +4,7 @@ A compiled kernel cannot grow a dictionary of outcomes cheaply, so it counts eac
 result into a fixed array of bins: ``per_unit`` bins to the unit (halves for a game paying
 3 to 2, eighths for lansquenet's shares), from ``low`` to ``high`` units, results beyond
 either end counted in the end bin. :func:`count` is the update every kernel inlines;
-:meth:`NetGrid.values` gives the value of each bin for :meth:`sim.stats.Stats.from_arrays`.
+:meth:`NetGrid.values` gives the value of each bin for :meth:`sim.core.stats.Stats.from_arrays`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+
+from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 
 
 @dataclass(frozen=True)

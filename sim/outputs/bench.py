@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from sim import games
-from sim.cards import make_pack
+from sim.core.cards import make_pack
 
 REPEATS = 5
 
@@ -122,14 +122,14 @@ def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
     show each rate against the same line of an earlier JSON file."""
     earlier: dict[tuple[str, str], dict[str, Any]] = {}
     if compare:
-        from sim.errors import InputError
+        from sim.core.errors import InputError
 
         try:
             earlier = {_key(x): x for x in json.loads(Path(compare).read_text())["lines"]}
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise InputError(f"{compare}: not a bench JSON file ({exc})") from None
     if json_path:
-        from sim.errors import InputError
+        from sim.core.errors import InputError
 
         target = Path(json_path)
         if target.is_dir() or not target.parent.resolve().is_dir():
@@ -175,8 +175,8 @@ def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
     load_after = _load()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after) or '?'}")
     if json_path:
-        from sim.errors import InputError
-        from sim.files import write_atomic
+        from sim.core.errors import InputError
+        from sim.core.files import write_atomic
 
         try:
             write_atomic(Path(json_path), json.dumps(

@@ -1,7 +1,7 @@
 """The risk files of a run with a ``[session]`` table: ``risk.csv`` (every method, every
 column of :mod:`sim.risk.table`), ``risk.md`` (the headline), ``risk_curves.csv`` (ruin
 against bankroll, the charts' data) and the charts ``risk_fan.png``, ``risk_ruin.png`` and
-``risk_results.png``, from the sessions a run played (:mod:`sim.session_play`); nothing here
+``risk_results.png``, from the sessions a run played (:mod:`sim.engine.session_play`); nothing here
 plays a round."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.files import write_atomic
+from sim.core.files import write_atomic
 from sim.risk.law import RoundLaw
 from sim.risk.montecarlo import SessionStats
 from sim.risk.table import RiskResult, measure
@@ -153,7 +153,7 @@ CHARTS = (("risk_fan.png", "Bankroll over the session: quantile bands and sample
 def figures(results: list[RiskResult]) -> Iterator[tuple[str, str, Any]]:
     """(file name, caption, Figure) of each risk chart, one at a time (a caller saves and
     closes each before the next is drawn: memory stays flat)."""
-    from sim.risk import charts as risk_charts
+    from sim.outputs import risk_charts
 
     for name, caption, chart in CHARTS:
         yield name, caption, getattr(risk_charts, chart)(results)
@@ -168,7 +168,7 @@ def write_risk(exp: Any, sessions: Mapping[tuple[int, int], SessionStats], out_d
     Returns:
         risk.csv's frame, and (file name, caption, SVG bytes) of each risk chart for the page.
     """
-    from sim import charts
+    from sim.outputs import charts
 
     results = measure_all(exp, sessions)
     frame = frame_of(results)

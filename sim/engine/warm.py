@@ -9,21 +9,22 @@ specialization serves them all), so it can be compiled beside the reading, on an
 :func:`start` spawns one process that runs the game's :meth:`~sim.games.base.Game.warm_up`,
 which leaves the compiled code in numba's cache for the run's own processes to load. A stamp
 in the cache folder records that it was done: a warm cache starts no process. The cache
-folder is keyed by a digest of the compiled sources (:mod:`sim`), so a change of them leaves
-the stamp behind with the code it stood for.
+folder is keyed by a digest of the compiled sources (:mod:`sim.core.kernel_cache`), so a change
+of them leaves the stamp behind with the code it stood for.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import os
 from pathlib import Path
 
-from sim.interrupt import children_deaf_to_interrupts
+from sim.core.interrupt import children_deaf_to_interrupts
 
 
 def _stamp(game: str) -> Path:
-    return Path(os.environ["NUMBA_CACHE_DIR"]) / "warm" / game
+    from sim.core import kernel_cache
+
+    return kernel_cache.folder() / "warm" / game
 
 
 def start(game: str) -> multiprocessing.process.BaseProcess | None:

@@ -22,14 +22,15 @@ from typing import Any
 
 import pandas as pd
 
-from sim import compare, games
-from sim.checkpoints import trace_point
-from sim.files import recording, write_atomic
-from sim.headline import HEADLINE_COLUMNS, headline
-from sim.run_folder import MANIFEST
-from sim.runner import RunResult
-from sim.stats import Z95, Stats, t95, z_score
-from sim.tabulate import path_columns
+from sim import games
+from sim.core.files import recording, write_atomic
+from sim.core.headline import HEADLINE_COLUMNS, headline
+from sim.core.stats import Z95, Stats, t95, z_score
+from sim.core.tabulate import path_columns
+from sim.engine import compare
+from sim.engine.checkpoints import trace_point
+from sim.engine.run_folder import MANIFEST
+from sim.engine.runner import RunResult
 
 CORE_COLUMNS = [
     "game", "variant", "strategy", "rounds", "mean_initial_stake", "mean_total_wagered",
@@ -494,7 +495,7 @@ def _now() -> str:
 
 def chart_footer(result: RunResult) -> str:
     """The footer line of a run's charts: experiment, rounds and seed."""
-    from sim.charts import footer_text
+    from sim.outputs.charts import footer_text
 
     exp = result.experiment
     game = games.get(exp.game)
@@ -527,7 +528,7 @@ def exact_chart_variants(exp: Any) -> list[Any]:
     """The variants whose exact odds charts a run draws: every one, or past
     :data:`EXACT_CHART_VARIANTS` (a grid over a rule) that many spread evenly over them, so
     that a sweep of thousands of variants does not draw thousands of charts."""
-    from sim.charts import spread
+    from sim.core.plotting import spread
 
     return spread(list(exp.variants), EXACT_CHART_VARIANTS)
 
@@ -538,7 +539,7 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
     and closes each before the next is drawn, so memory stays flat): the headline edges, the
     outcome distribution, the convergence (where some row has two chunks or more), the game's
     own run charts, and the game's exact odds charts for each variant."""
-    from sim import charts  # matplotlib is imported only when charts are drawn
+    from sim.outputs import charts  # matplotlib is imported only when charts are drawn
 
     exp = result.experiment
     game = games.get(exp.game)
@@ -604,10 +605,10 @@ def write_all(result: RunResult, out_dir: Path, seconds: float, jobs: int,
 
 
 def risk_section(risk: pd.DataFrame) -> dict[str, Any]:
-    """The page's bankroll section: the answers first (:func:`sim.risk.report.answers`),
+    """The page's bankroll section: the answers first (:func:`sim.outputs.risk_report.answers`),
     risk.csv's every column folded below."""
-    from sim.html import Folded
-    from sim.risk.report import answers, answers_title
+    from sim.outputs.html import Folded
+    from sim.outputs.risk_report import answers, answers_title
 
     return {answers_title(risk): answers(risk),
             "every column": Folded(risk, f"the full risk table ({len(risk.columns)} columns, "
@@ -621,7 +622,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
     (``seconds``, ``jobs``, ``finished`` and anything else for the manifest), so that a
     rebuild from the saved chunks and the old manifest writes the same bytes. With
     ``run_info["charts"]`` False no chart is drawn and the page says so."""
-    from sim import charts, html
+    from sim.outputs import charts, html
 
     draw = bool(run_info.get("charts", True))
 
@@ -649,7 +650,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         write_atomic(out_dir / "summary.md", summary(result, frame, seconds, paired))
         sections = comparison_section(paired)
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
-            from sim.risk.report import write_risk
+            from sim.outputs.risk_report import write_risk
 
             risk, risk_svgs = write_risk(result.experiment, result.sessions, out_dir,
                                          footer, draw)

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.checkpoints import CHUNK_DIR, FORMAT, RUN_FILE, CheckpointStore, total_chunks
-from sim.errors import InputError
-from sim.experiment import Experiment
-from sim.files import writable_folder
+from sim.core.errors import InputError
+from sim.core.files import writable_folder
+from sim.engine.checkpoints import CHUNK_DIR, FORMAT, RUN_FILE, CheckpointStore, total_chunks
+from sim.engine.experiment import Experiment
 
 MANIFEST = "manifest.json"
 LEGACY_MARKER = "experiment.json"  # the checkpoint marker of earlier versions
