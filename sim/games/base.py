@@ -35,7 +35,7 @@ import pandas as pd
 
 from sim.core.errors import InputError, UnknownName
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Streams
+from sim.core.rng import Cards, Streams, strategy_generator, streams
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 
 RulesT = TypeVar("RulesT")
@@ -120,7 +120,7 @@ class BenchTiming:
 class Game(ABC, Generic[RulesT, TableT]):
     """A game: its rules type and presets, a simulator, and exact values where they exist.
 
-    The template: a game gives :meth:`simulate_reference` (any Python strategy) and, where it
+    The template: a game gives :meth:`play_reference` (any Python strategy) and, where it
     has a kernel, :meth:`simulate_table`; the exact code answers through :meth:`exact_table`,
     :meth:`round_law_table`, :meth:`session_nets_table` and :meth:`not_offered_table`. Each is
     reached only through :meth:`table_of`.
@@ -270,8 +270,21 @@ class Game(ABC, Generic[RulesT, TableT]):
         raise NotImplementedError(f"{self.name} has no kernel")
 
     def simulate_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
-                           rounds: int, seed: np.random.SeedSequence) -> Stats:
-        """Play ``rounds`` rounds on the reference path (any Python strategy)."""
+                           rounds: int, seed: Streams | np.random.SeedSequence) -> Stats:
+        """Play ``rounds`` rounds on the reference path (any Python strategy).
+
+        Common random numbers are the template's: the game is handed the chunk's cards
+        (:class:`~sim.core.rng.Cards`, from the cards' stream) and the strategy's own
+        generator apart, so a strategy that draws moves no card of any row.
+        """
+        parts = streams(seed)
+        return self.play_reference(rules, strategy, progression, rounds, Cards(parts.cards),
+                                   strategy_generator(parts))
+
+    def play_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
+        """The game's reference path: ``rounds`` rounds dealt from ``cards``, the strategy
+        handed ``rng`` (its own generator) wherever it decides."""
         raise NotImplementedError(f"{self.name} has no reference path")
 
     def engine_path(self, rules: RulesT, strategy: Any) -> str:

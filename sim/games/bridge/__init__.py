@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bridge import odds
@@ -101,11 +101,10 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
         return contract_stats(rounds, kernel_state(seed), rules.missing, table.line,
                               rules.sure_tricks, scores_by_tricks(rules))
 
-    def simulate_reference(self, rules: BridgeRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: BridgeRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Play on the reference path: ``decide(view, rng)`` is asked on every deal."""
-        deals, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
+        deals = cards.generator()
         table = self.table_of(rules, strategy)
         if table is not None and table.line == "survey":
             return survey_reference(rounds, deals)

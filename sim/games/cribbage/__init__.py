@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
 from sim.games.cribbage.deal import DealResult, play_deal, seat_cards
@@ -140,15 +140,14 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
             stats.counters["exact_points"] = exact * rounds
         return stats
 
-    def simulate_reference(self, rules: CribbageRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: CribbageRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Play ``rounds`` deals on the reference path (any Python strategy)."""
-        deals, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
+        deals = cards.generator()
         stats = Stats()
         for _ in range(rounds):
-            cards = deals.choice(52, size=rules.cards_used, replace=False)
-            deal = play_deal(cards, rules, strategy, rng)
+            dealt = deals.choice(52, size=rules.cards_used, replace=False)
+            deal = play_deal(dealt, rules, strategy, rng)
             stats.add_round(float(deal.seat_points(rules)), 0.0, 0.0, _counters(deal, rules))
         return stats
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.progression import ProgressionSpec, ProgressionState
-from sim.core.rng import kernel_state, strategy_generator
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.core.xoshiro import shuffle_in_place
 from sim.games.base import BenchCase, ExactValue, Game
@@ -120,16 +120,15 @@ class FaroGame(Game[FaroRules, FaroTable]):
                        rounds: int, seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, progression, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
-                           rounds: int, seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Play on the reference path (any Python strategy).
 
         The deals are shuffled as the kernel shuffles them (the same xoshiro stream from the
         cards' seed, each deal's order shuffled from the last), so a table strategy meets the
         kernel's deals one for one; the strategy draws from its own stream.
         """
-        rng = strategy_generator(seed)
-        state = kernel_state(seed)
+        state = cards.kernel_state()
         order = rules.pack_ranks()
         progress = ProgressionState(progression)
         stats = Stats()

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.piquet import exact as exact_odds
@@ -64,15 +64,14 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
                        seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: PiquetRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Deals on the reference path (any Python strategy)."""
-        cards, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
+        shuffles = cards.generator()
         self.table_of(rules, strategy)  # a table strategy learns the rules' set rank
         stats = Stats()
         for _ in range(rounds):
-            net, counters = play_reference(cards.permutation(32), rules, strategy, rng)
+            net, counters = play_reference(shuffles.permutation(32), rules, strategy, rng)
             stats.add_round(net, 0.0, 0.0, counters)
         return stats
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sim.core.errors import InputError
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.scratchcard.current import (
@@ -130,11 +130,9 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
                        seed: np.random.SeedSequence) -> Stats:
         return simulate_plan(rules, table, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: ScratchRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
-        return simulate_reference(rules, strategy, rounds, strategy_generator(seed),
-                                  kernel_state(seed))
+    def play_reference(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
+        return simulate_reference(rules, strategy, rounds, rng, cards.kernel_state())
 
     def tabulate(self, rules: ScratchRules, strategy: Any) -> ScratchPlan | None:
         """A plain-Python session policy, as a plan (:mod:`.tabulate`)."""
