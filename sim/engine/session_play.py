@@ -43,11 +43,11 @@ def round_law(game: Any, rules: Any, strategy: Any, progression: ProgressionSpec
 
 
 def grid(game: Any, rules: Any, strategy: Any, strategy_name: str,
-         progression: ProgressionSpec, spec: SessionSpec, root: int) -> Grid:
-    """The histogram grid of a row's sessions: from the round's exact law (bins of its
+         progression: ProgressionSpec, spec: SessionSpec, root: int, law: RoundLaw | None
+         ) -> Grid:
+    """The histogram grid of a row's sessions: from the round's exact ``law`` (bins of its
     lattice step), else from a pilot of a few sessions on a stream of their own (bins of half
     a base stake, or the smallest net where that is less)."""
-    law = round_law(game, rules, strategy, progression)
     if law is not None:
         largest = float(np.abs(law.values).max() or law.step)
         return Grid.for_session(spec, law.step, law.mean, law.sd, largest)
@@ -92,7 +92,8 @@ def play(game: Any, rules: Any, strategy: Any, strategy_name: str,
          progression: ProgressionSpec, spec: SessionSpec, root: int) -> SessionStats:
     """Every session of a row in this process, chunk after chunk: the numbers the runner's
     checkpointed chunks merge to (for a caller holding a game and a strategy, not a run)."""
-    grid_ = grid(game, rules, strategy, strategy_name, progression, spec, root)
+    grid_ = grid(game, rules, strategy, strategy_name, progression, spec, root,
+                 round_law(game, rules, strategy, progression))
     merged: SessionStats | None = None
     for i, n in enumerate(chunk_sizes(spec)):
         stats = play_chunk(game, rules, strategy, strategy_name, progression, spec, grid_,

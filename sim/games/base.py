@@ -15,6 +15,7 @@ answer.
 from __future__ import annotations
 
 import dataclasses
+import math
 from abc import ABC
 from collections.abc import (
     Callable,
@@ -34,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.errors import InputError, UnknownName
+from sim.core.estimate import Measure
 from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, Streams, strategy_generator, streams
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
@@ -96,6 +98,30 @@ class ExactValue:
             return -self.mean_net / self.mean_total_wagered
         return None
 
+    def value(self, basis: str) -> float | None:
+        """The exact measure on ``basis``: the edge per initial stake (``"initial"``) or per
+        amount wagered (``"wagered"``), or the mean net per round (``"round"``)."""
+        if basis == "initial":
+            return self.edge_per_initial_bet
+        if basis == "wagered":
+            return self.edge_per_total_wagered
+        return self.mean_net
+
+    def stderr(self, basis: str, rounds: int) -> float | None:
+        """The exact standard error of the estimate on ``basis`` from ``rounds`` rounds,
+        where the exact SD is known (None: take the sample's)."""
+        if not rounds:
+            return None
+        if basis == "initial":
+            if self.sd_net is None or not self.mean_initial_stake:
+                return None
+            return self.sd_net / math.sqrt(rounds) / self.mean_initial_stake
+        if basis == "wagered":
+            if self.sd_residual_total is None or not self.mean_total_wagered:
+                return None
+            return self.sd_residual_total / math.sqrt(rounds) / self.mean_total_wagered
+        return None if self.sd_net is None else self.sd_net / math.sqrt(rounds)
+
 
 @dataclass(frozen=True)
 class BenchCase:
@@ -132,15 +158,13 @@ class Game(ABC, Generic[RulesT, TableT]):
     rules_type: type[RulesT]
     presets: Mapping[str, RulesT]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
-    # The basis of the headline edge: what a player of the game means by "the house edge".
-    # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
-    # where a round holds many bets (a faro deal, a scratchcard budget).
-    headline_basis: str = "initial"
-    # Whether the terminal and the page also show paired comparisons on the other basis,
-    # where a player asks both (a faro deal's cost per deal beside per bet); not by default:
-    # a scratchcard budget's "initial stake" is its first ticket, and a bonus's per amount
-    # wagered has no exact SD to take its error from. comparisons.csv holds both always.
-    compare_other_basis: bool = False
+    # What a round measures and what the report headlines (sim.core.estimate.Measure): a
+    # house edge per initial stake where a round is one bet, per amount wagered where it holds
+    # many (a faro deal, a scratchcard budget); a mean per round where nobody stakes anything.
+    # The other basis is compared on the terminal and the page only where a player asks it
+    # (a faro deal's cost per deal beside per bet), not by default: a scratchcard budget's
+    # "initial stake" is its first ticket, and a bonus's per amount wagered has no exact SD.
+    measure: Measure = Measure.stakes("initial")
     rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
     # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").

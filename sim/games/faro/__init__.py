@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.estimate import Measure
 from sim.core.progression import ProgressionSpec, ProgressionState
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
@@ -111,8 +112,9 @@ class FaroGame(Game[FaroRules, FaroTable]):
     round_name = "deal"
     rules_type = FaroRules
     presets = PRESETS
-    headline_basis = "wagered"  # a deal holds many bets: the edge per bet is what is meant
-    compare_other_basis = True  # and what a rule costs a deal is asked too (the soda's)
+    # A deal holds many bets: the edge per bet is what is meant; and what a rule costs a deal
+    # is asked too (the soda's).
+    measure = Measure.stakes("wagered", compare_other_basis=True)
     rules_doc = "docs/rules/faro.md"
     table_hook = "kernel_table"
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.errors import InputError
+from sim.core.estimate import Measure
 from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
@@ -91,7 +92,7 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     round_name = "session"
     # A session buys many tickets (a budget reinvests its prizes): the edge per amount
     # wagered is the ticket's; per initial stake it would be per the first ticket bought.
-    headline_basis = "wagered"
+    measure = Measure.stakes("wagered")
     rules_doc = "docs/rules/scratchcards.md"
     rules_type = ScratchRules
     presets = PRESETS
