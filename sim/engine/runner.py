@@ -99,7 +99,7 @@ def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, roun
     seed = chunk_streams(root_seed, game.pack_key(rules), spec.name, chunk.index)
     strategy = _strategy(game_name, spec, files)
     stats = game.simulate(rules, strategy, spec.progression, rounds, seed)
-    stats.close_batch(dependent=not game.rounds_independent(rules))
+    stats.close_batch(dependent=game.rounds_dependent(rules, spec.progression))
     return chunk, stats.to_json()
 
 
