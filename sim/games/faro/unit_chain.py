@@ -104,11 +104,18 @@ def _unbounded(progression: ProgressionSpec) -> bool:
     return progression.kind in (MARTINGALE, DALEMBERT) and not progression.cap
 
 
+def _live_slots(rules: FaroRules, table: FaroTable) -> list[int]:
+    """The slots whose rank the pack holds (a slot on a rank the pack lacks never decides),
+    in slot order."""
+    totals = rules.rank_totals()
+    return [b for b, m in enumerate(table.masks) if totals[m.bit_length() - 1] > 0]
+
+
 def _reason_unsupported(rules: FaroRules, table: FaroTable) -> str | None:
     if not by_rank(table) or table.high_card or table.call_turn:
         return ("no exact value under a progression: the exact chain reads flat bets on "
                 "single ranks only (no corner, high-card or calling-the-turn bet)")
-    if not 0 < len(table.masks) <= MAX_RANKS:
+    if not 0 < len(_live_slots(rules, table)) <= MAX_RANKS:
         return (f"no exact value under a progression: the exact chain follows at most "
                 f"{MAX_RANKS} ranks at once")
     return None
@@ -118,8 +125,10 @@ def _reason_unsupported(rules: FaroRules, table: FaroTable) -> str | None:
 def decision_sequences(rules: FaroRules, table: FaroTable) -> dict[Sequence_, Fraction] | None:
     """The law of a deal's sequence of decisions (see the module's docstring), or None
     where it has more than MAX_SEQUENCES sequences."""
-    ranks = [m.bit_length() - 1 for m in table.masks]
-    entries = [[Fraction(x) for x in row] for row in table.stakes]
+    slots = _live_slots(rules, table)
+    ranks = [table.masks[b].bit_length() - 1 for b in slots]
+    coppered = [table.coppered[b] for b in slots]
+    entries = [[Fraction(x) for x in table.stakes[b]] for b in slots]
     totals = rules.rank_totals()
     n = int(rules.n_cards)
     start = tuple(int(totals[r]) for r in ranks)
@@ -144,9 +153,9 @@ def decision_sequences(rules: FaroRules, table: FaroTable) -> dict[Sequence_, Fr
             if slot == lose and slot == win and not void:
                 outcome = SPLIT
             elif slot == lose:
-                outcome = WIN if table.coppered[slot] else LOSE
+                outcome = WIN if coppered[slot] else LOSE
             else:
-                outcome = LOSE if table.coppered[slot] else WIN
+                outcome = LOSE if coppered[slot] else WIN
             events.append((entry, outcome))
         return tuple(events)
 
@@ -211,23 +220,35 @@ def unit_chain(rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
     sequences = decision_sequences(rules, table)
     if sequences is None:
         return None
-    split_take = Fraction(rules.split_take)
     states: list[State] = [(Fraction(1), 0)]
     index = {states[0]: 0}
     laws = []
     while len(laws) < len(states):
-        state = states[len(laws)]
-        law: dict[tuple[Fraction, Fraction, int], Fraction] = defaultdict(Fraction)
-        for seq, p in sequences.items():
-            net, wagered, end = play_sequence(progression, state, seq, split_take)
+        law: dict[tuple[Fraction, Fraction, int], Fraction] = {}
+        for (net, wagered, end), p in state_law(rules, table, progression,
+                                                 states[len(laws)]).items():
             if end not in index:
                 if len(states) >= max_states:
                     return None
                 index[end] = len(states)
                 states.append(end)
-            law[(net, wagered, index[end])] += p
-        laws.append(dict(law))
+            law[(net, wagered, index[end])] = p
+        laws.append(law)
     return UnitChain(tuple(states), tuple(laws))
+
+
+def state_law(rules: FaroRules, table: FaroTable, progression: ProgressionSpec, state: State
+              ) -> dict[tuple[Fraction, Fraction, State], Fraction]:
+    """A deal's law from the progression's ``state`` (unit in bases, win streak): (net,
+    wagered, end state) -> probability, money in bases; empty where the table is beyond the
+    exact chain."""
+    sequences = (decision_sequences(rules, table)
+                 if _reason_unsupported(rules, table) is None else None)
+    law: dict[tuple[Fraction, Fraction, State], Fraction] = defaultdict(Fraction)
+    split_take = Fraction(rules.split_take)
+    for seq, p in (sequences or {}).items():
+        law[play_sequence(progression, state, seq, split_take)] += p
+    return dict(law)
 
 
 def unavailable(rules: FaroRules, table: FaroTable, progression: ProgressionSpec) -> str:
