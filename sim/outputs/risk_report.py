@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from sim.core.files import write_atomic
-from sim.risk.law import RoundLaw
+from sim.engine import session_play
 from sim.risk.montecarlo import SessionStats
 from sim.risk.table import RiskResult, measure
 
@@ -33,8 +33,8 @@ def measure_all(exp: Any, sessions: Mapping[tuple[int, int], SessionStats]
     results = []
     for vi, variant in enumerate(exp.variants):
         for si, spec in enumerate(exp.strategies):
-            pairs = game.round_law(variant.rules, spec.build(exp.game), spec.progression)
-            law = RoundLaw.from_pairs(*pairs) if pairs is not None else None
+            law = session_play.exact_law(game, variant.rules, spec.build(exp.game),
+                                         spec.progression)
             results.append(measure(exp.game, variant.name, spec.name, spec.progression,
                                    exp.session, law, sessions[(vi, si)]))
     return results
