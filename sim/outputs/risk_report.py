@@ -72,8 +72,9 @@ def markdown(exp: Any, frame: pd.DataFrame) -> str:
              f"({s.rounds_per_hour:g} an hour){stops}; {s.sessions:,} Monte Carlo sessions "
              "per row. Ruin: the bankroll is gone (the round in play is finished on credit). "
              "Methods: `exact` (a dynamic programme over the bankroll from the round's exact "
-             "law), `diffusion` (Brownian motion with the round's mean and SD; `moments` says "
-             "whose), `mc` (sessions on the kernel; `z_*_vs_exact` against the exact value).",
+             "law, or under a progression from the chain of its unit), `diffusion` "
+             "(Brownian motion with the round's mean and SD; `moments` says whose), `mc` "
+             "(sessions on the kernel; `z_*_vs_exact` against the exact value).",
              "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in frame[cols].iterrows():
         lines.append("| " + " | ".join(_fmt(row[c]) for c in cols) + " |")

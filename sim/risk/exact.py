@@ -1,5 +1,9 @@
 """Exact session results and risk of ruin: dynamic programmes over the bankroll.
 
+(Rounds that a Markov chain drives, such as a progression's: :mod:`sim.risk.chain`, with the
+same programmes; :func:`forward`, :func:`long_run_band` and :func:`search_bankroll` serve
+both.)
+
 Rounds are independent with one law (:class:`~sim.risk.law.RoundLaw`), so the session result
 after n rounds, S_n, is a random walk on the lattice of the law's step h. The session ends at
 the first round where

@@ -189,9 +189,11 @@ def decision_sequences(rules: FaroRules, table: FaroTable) -> dict[Sequence_, Fr
 
 def _step(spec: ProgressionSpec, state: State, result: Fraction) -> State:
     """The progression's rule, in units of the base (exact: every unit reached is a
-    power-of-two or whole multiple of the base, or the cap)."""
-    unit, streak = advance(spec.kind, 1.0, float(spec.cap), spec.wins_to_reset,
-                           float(state[0]), state[1], float(result))
+    power-of-two or whole multiple of the base, or the cap). The rule's own Python source
+    (``py_func``): the same code the kernels compile, without loading the compiled one for a
+    few thousand steps."""
+    unit, streak = advance.py_func(spec.kind, 1.0, float(spec.cap), spec.wins_to_reset,
+                                   float(state[0]), state[1], float(result))
     return Fraction(unit), int(streak)
 
 
