@@ -66,7 +66,7 @@ def run_in_memory(experiment):
                 n = min(experiment.chunk_rounds, rounds - c * experiment.chunk_rounds)
                 seed = chunk_streams(experiment.seed, game.pack_key(variant.rules), spec.name, c)
                 chunk = game.simulate(variant.rules, strategy, spec.progression, n, seed)
-                chunk.close_batch(dependent=not game.rounds_independent(variant.rules))
+                chunk.close_batch(dependent=game.rounds_dependent(variant.rules, spec.progression))
                 row.add(chunk)
                 merged = merged.merge(chunk)
             stats[(vi, si)], totals[(vi, si)] = merged, row

@@ -38,7 +38,6 @@ from sim.engine.checkpoints import CheckpointStore, Chunk, SessionChunk
 from sim.engine.experiment import Experiment, StrategySpec
 from sim.engine.row_exact import RowExact, row_exact
 from sim.engine.run_folder import open_run
-from sim.risk.law import RoundLaw
 from sim.risk.montecarlo import Grid, SessionStats
 from sim.risk.spec import SessionSpec
 
@@ -103,7 +102,7 @@ def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, roun
     seed = chunk_streams(root_seed, game.pack_key(rules), spec.name, chunk.index)
     strategy = _strategy(game_name, spec, files)
     stats = game.simulate(rules, strategy, spec.progression, rounds, seed)
-    stats.close_batch(dependent=not game.rounds_independent(rules))
+    stats.close_batch(dependent=game.rounds_dependent(rules, spec.progression))
     return chunk, stats.to_json()
 
 
@@ -241,11 +240,10 @@ def _fix_grids(experiment: Experiment, store: CheckpointStore,
     for pair, progress in store.sessions.items():
         if progress.grid is None:
             variant, strategy = experiment.variants[pair[0]], experiment.strategies[pair[1]]
-            law = store.exact[pair].law_arrays()
             store.set_grid(pair, session_play.grid(
                 game, variant.rules, _strategy(experiment.game, strategy, files),
                 strategy.name, strategy.progression, spec, experiment.seed,
-                None if law is None else RoundLaw.from_pairs(*law)))
+                store.exact[pair].session_law()))
 
 
 def _session_calls(experiment: Experiment, store: CheckpointStore,

@@ -7,9 +7,9 @@ is the one place that asks, and where the strategy offers nothing it asks :meth:
 (the engine building a table from a plain strategy; no table by default). On top of that one
 finder the base writes, once for every game, the dispatch of :meth:`Game.simulate` (the kernel
 when there is a table, else the reference path), :meth:`Game.engine_path`, :meth:`Game.exact`,
-:meth:`Game.exact_unavailable`, :meth:`Game.session_nets`, :meth:`Game.round_law` and
-:meth:`Game.not_offered`; a game fills in the ``*_table`` methods its kernel and exact code
-answer.
+:meth:`Game.exact_unavailable`, :meth:`Game.session_nets`, :meth:`Game.round_law`,
+:meth:`Game.round_chain` and :meth:`Game.not_offered`; a game fills in the ``*_table`` methods
+its kernel and exact code answer.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import pandas as pd
 
 from sim.core.errors import InputError, UnknownName
 from sim.core.estimate import Measure
+from sim.core.markov import RoundChain
 from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, Streams, strategy_generator, streams
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
@@ -75,6 +76,12 @@ class ExactValue:
     ``sd_residual_total`` does the same for ``z_vs_exact_per_total_wagered``: the exact SD of
     ``net + edge_per_total_wagered x total wagered`` per round (``sd_net`` itself when every
     round wagers the same).
+
+    Where the initial stake varies because a progression carries its unit from round to
+    round, ``sd_net`` is in the same way the SD of ``net + edge_per_initial_bet x initial``,
+    and both are *long-run* SDs: the square root of ``lim Var(sum of n residuals) / n``,
+    the autocovariances of the dependent rounds included, which is what the standard error
+    of a long run's edge needs. The means are then the long-run means per round.
     """
 
     mean_net: float
@@ -174,6 +181,9 @@ class Game(ABC, Generic[RulesT, TableT]):
     flat_stakes_only: str = ""
     check_rounds: int = 2  # rounds the reference path plays to check a strategy
     fast_path: str = KERNEL  # what the report's path column calls the fast path ("numpy")
+    # The simulators carry a progression's unit from round to round (so a row under one has
+    # dependent rounds) and cut its rounds into batches of batch_rounds for the error.
+    progression_batches: bool = False
 
     def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
@@ -333,11 +343,22 @@ class Game(ABC, Generic[RulesT, TableT]):
         taken from the spread between batches of :meth:`batch_rounds` rounds instead."""
         return True
 
-    def batch_rounds(self, rules: RulesT) -> int:
+    def rounds_dependent(self, rules: RulesT,
+                         progression: ProgressionSpec | None = None) -> bool:
+        """Whether a row's rounds tell of each other: the rules carry a pack from round to
+        round (not :meth:`rounds_independent`), or a progression carries its unit, where the
+        game's simulators cut such rounds into batches (:attr:`progression_batches`). The
+        runner closes each chunk by it."""
+        if not self.rounds_independent(rules):
+            return True
+        return (self.progression_batches and progression is not None
+                and progression.kind != FLAT)
+
+    def batch_rounds(self, rules: RulesT, progression: ProgressionSpec | None = None) -> int:
         """The fixed length of the batches a chunk of dependent rounds is cut into (its
         simulators record each batch's totals: :meth:`sim.core.stats.Stats.add_batch`); 0 where
         rounds are independent."""
-        return 0 if self.rounds_independent(rules) else DEPENDENT_BATCH_ROUNDS
+        return DEPENDENT_BATCH_ROUNDS if self.rounds_dependent(rules, progression) else 0
 
     def exact(self, rules: RulesT, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
@@ -491,6 +512,20 @@ class Game(ABC, Generic[RulesT, TableT]):
     def round_law_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec
                         ) -> tuple[np.ndarray, np.ndarray] | None:
         """:meth:`round_law` of a table (None where the exact code does not reach)."""
+        return None
+
+    def round_chain(self, rules: RulesT, strategy: Any, progression: ProgressionSpec
+                    ) -> RoundChain | None:
+        """The exact law of a session's rounds where they are not alike but driven by a
+        finite state carried from round to round (a progression's unit): per state, the law
+        of a round's net and of the next state, a session starting in ``start``; else None
+        (see :meth:`round_law` for rounds alike)."""
+        table = self.table_of(rules, strategy)
+        return None if table is None else self.round_chain_table(rules, table, progression)
+
+    def round_chain_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec
+                          ) -> RoundChain | None:
+        """:meth:`round_chain` of a table (None where the exact code does not reach)."""
         return None
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],

@@ -15,7 +15,6 @@ import pandas as pd
 
 from sim.core.files import write_atomic
 from sim.engine.runner import RunResult
-from sim.risk.law import RoundLaw
 from sim.risk.table import RiskResult, measure
 
 HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_ruin_vs_exact",
@@ -30,8 +29,7 @@ def measure_all(result: RunResult) -> list[RiskResult]:
     results = []
     for vi, variant in enumerate(exp.variants):
         for si, spec in enumerate(exp.strategies):
-            pairs = result.exact[(vi, si)].law_arrays()
-            law = RoundLaw.from_pairs(*pairs) if pairs is not None else None
+            law = result.exact[(vi, si)].session_law()
             results.append(measure(exp.game, variant.name, spec.name, spec.progression,
                                    exp.session, law, result.sessions[(vi, si)]))
     return results
@@ -69,8 +67,9 @@ def markdown(exp: Any, frame: pd.DataFrame) -> str:
              f"({s.rounds_per_hour:g} an hour){stops}; {s.sessions:,} Monte Carlo sessions "
              "per row. Ruin: the bankroll is gone (the round in play is finished on credit). "
              "Methods: `exact` (a dynamic programme over the bankroll from the round's exact "
-             "law), `diffusion` (Brownian motion with the round's mean and SD; `moments` says "
-             "whose), `mc` (sessions on the kernel; `z_*_vs_exact` against the exact value).",
+             "law, or under a progression from the chain of its unit), `diffusion` "
+             "(Brownian motion with the round's mean and SD; `moments` says whose), `mc` "
+             "(sessions on the kernel; `z_*_vs_exact` against the exact value).",
              "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in frame[cols].iterrows():
         lines.append("| " + " | ".join(_fmt(row[c]) for c in cols) + " |")

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core.estimate import Measure
-from sim.core.progression import ProgressionSpec, ProgressionState
+from sim.core.markov import RoundChain
+from sim.core.progression import FLAT, ProgressionSpec, ProgressionState
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.core.xoshiro import shuffle_in_place
@@ -40,6 +41,8 @@ from sim.games.faro.rules import (
     RankBet,
 )
 from sim.games.faro.tabulate import tabulate as tabulate_strategy
+from sim.games.faro.unit_chain import chain_value, round_chain
+from sim.games.faro.unit_chain import unavailable as chain_unavailable
 
 __all__ = [
     "GAME", "BetOdds", "CallTurnBet", "DealResult", "FaroBet", "FaroGame", "FaroRules",
@@ -117,10 +120,12 @@ class FaroGame(Game[FaroRules, FaroTable]):
     measure = Measure.stakes("wagered", compare_other_basis=True)
     rules_doc = "docs/rules/faro.md"
     table_hook = "kernel_table"
+    progression_batches = True  # a progression's unit is carried from deal to deal
 
     def simulate_table(self, rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
                        rounds: int, seed: np.random.SeedSequence) -> Stats:
-        return simulate_table(rules, table, progression, rounds, kernel_state(seed))
+        return simulate_table(rules, table, progression, rounds, kernel_state(seed),
+                              self.batch_rounds(rules, progression))
 
     def play_reference(self, rules: FaroRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
@@ -134,11 +139,18 @@ class FaroGame(Game[FaroRules, FaroTable]):
         order = rules.pack_ranks()
         progress = ProgressionState(progression)
         stats = Stats()
-        for _ in range(rounds):
+        batch_len = self.batch_rounds(rules, progression)
+        batch = [0.0, 0.0, 0.0]  # the open batch's net, initial stakes and amount wagered
+        for i in range(rounds):
             shuffle_in_place(order, state)
             deal = play_deal(order.copy(), rules, strategy, progress, rng)
             stats.add_round(deal.net, deal.initial, deal.wagered,
                             {"splits": deal.splits, "decisions": deal.decisions})
+            if batch_len:
+                batch = [batch[0] + deal.net, batch[1] + deal.initial, batch[2] + deal.wagered]
+                if (i + 1) % batch_len == 0 or i + 1 == rounds:
+                    stats.add_batch(*batch)
+                    batch = [0.0, 0.0, 0.0]
         return stats
 
     def pack_key(self, rules: FaroRules) -> str:
@@ -153,7 +165,15 @@ class FaroGame(Game[FaroRules, FaroTable]):
 
     def exact_table(self, rules: FaroRules, table: FaroTable,
                     progression: ProgressionSpec) -> ExactValue | None:
+        if progression.kind != FLAT:  # the unit's chain from deal to deal (.unit_chain)
+            return chain_value(rules, table, progression)
         return deal_value(rules, table, progression)
+
+    def exact_table_unavailable(self, rules: FaroRules, table: FaroTable,
+                                progression: ProgressionSpec) -> str:
+        if progression.kind != FLAT:
+            return chain_unavailable(rules, table, progression)
+        return super().exact_table_unavailable(rules, table, progression)
 
     def opening_odds(self, bet: str, rules: FaroRules | None = None) -> BetOdds:
         """The exact odds of one bet placed before the first turn, for another game that
@@ -188,6 +208,12 @@ class FaroGame(Game[FaroRules, FaroTable]):
         """The exact law of a deal's net for flat bets on up to four single ranks
         (:func:`~sim.games.faro.deal_law.deal_law`)."""
         return deal_law(rules, table, progression)
+
+    def round_chain_table(self, rules: FaroRules, table: FaroTable,
+                          progression: ProgressionSpec) -> RoundChain | None:
+        """The deals of a session under a progression, as a chain over its unit
+        (:func:`~sim.games.faro.unit_chain.round_chain`)."""
+        return round_chain(rules, table, progression)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         decisions = stats.counters.get("decisions", 0.0)
