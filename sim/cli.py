@@ -191,7 +191,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print("\n" + report.comparison_terminal(pd.read_csv(out_dir / "comparisons.csv")))
     from sim import games
 
-    for line in games.get(exp.game).run_lines(frame):
+    for line in games.presentation(exp.game).run_lines(frame):
         print(line)
     session_rounds = 0
     if exp.session is not None:  # the [session] table: bankroll and risk of ruin

@@ -21,8 +21,6 @@ from collections.abc import (
     Callable,
     Collection,
     Hashable,
-    Iterable,
-    Iterator,
     Mapping,
     Sequence,
 )
@@ -426,44 +424,6 @@ class Game(ABC, Generic[RulesT, TableT]):
         strategy leaves it out where no row plays it, and its :meth:`exact_charts` takes
         the names to draw as ``names``."""
         return None
-
-    def variant_exact_charts(self, variants: Iterable[tuple[str, RulesT]],
-                             strategies: Sequence[Any] | None = None
-                             ) -> Iterator[tuple[str, str, Any]]:
-        """(variant name, chart name, Figure) for the exact charts of each (name, rules), in
-        order: with ``strategies`` (a run's, built), only those that belong to them
-        (:meth:`exact_chart_names`). A chart whose key an earlier variant had comes as that
-        variant's Figure, not drawn again: the same object, or, once the caller has saved
-        it, a stand-in holding only its saved bytes (:func:`sim.outputs.charts.saved_stand_in`; a
-        drawn figure holds its pixels, megabytes each)."""
-        import matplotlib.pyplot as plt
-
-        from sim.core.plotting import mark_shared, saved_stand_in
-
-        drawn: dict[tuple[str, Hashable], Any] = {}
-        for variant, rules in variants:
-            names = None if strategies is None else self.exact_chart_names(rules, strategies)
-            keys = self.exact_chart_keys(rules)
-            if names is not None:
-                keys = {name: key for name, key in keys.items() if name in names}
-            if keys and all((name, key) in drawn for name, key in keys.items()):
-                figures = {name: drawn[(name, key)] for name, key in keys.items()}
-            else:
-                figures = (self.exact_charts(rules) if names is None
-                           else self.exact_charts(rules, names=names))  # type: ignore[call-arg]
-                for name, figure in figures.items():
-                    if name not in keys:
-                        continue
-                    earlier = drawn.setdefault((name, keys[name]), figure)
-                    if earlier is figure:
-                        mark_shared(figure)
-                    else:
-                        plt.close(figure)  # drawn but not needed: the earlier one is the same
-                        figures[name] = earlier
-            for name, figure in figures.items():
-                yield variant, name, figure
-                if name in keys and drawn.get((name, keys[name])) is figure:
-                    drawn[(name, keys[name])] = saved_stand_in(figure)
 
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""

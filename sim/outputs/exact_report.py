@@ -212,22 +212,24 @@ def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
     from sim.core.files import write_atomic
 
     game = games.get(exp.game)
+    shows = games.presentation(exp.game)
     frame = values(exp)
     yield from value_lines(frame, game.round_name, exp.name)
     if out:
         write_atomic(out / "exact.csv", frame.to_csv(index=False))
     for variant in exp.variants:
-        for name, table in game.exact_tables(variant.rules).items():
+        for name, table in shows.exact_tables(variant.rules).items():
             if out:
                 write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
-            if name in game.printed_tables:
+            if name in shows.printed_tables:
                 yield ""
                 yield f"# {variant.name}: {name}"
                 yield from table_text(table).splitlines()
     if out:
         from sim.core.plotting import save
+        from sim.outputs.exact_charts import variant_exact_charts
 
-        for variant_name, name, figure in game.variant_exact_charts(
-                ((v.name, v.rules) for v in exp.variants),
+        for variant_name, name, figure in variant_exact_charts(
+                shows, ((v.name, v.rules) for v in exp.variants),
                 [spec.build(exp.game) for spec in exp.strategies]):
             save(figure, out / f"{variant_name}-{name}.png")

@@ -94,6 +94,7 @@ def build(result: RunResult) -> pd.DataFrame:
     """The report DataFrame of a run."""
     exp = result.experiment
     game = games.get(exp.game)
+    shows = games.presentation(exp.game)
     measure = game.measure
     rows = []
     for vi, variant in enumerate(exp.variants):
@@ -112,8 +113,8 @@ def build(result: RunResult) -> pd.DataFrame:
             row.update(headline(measure, found[measure.basis], stats, record.not_offered))
             # Why there is no exact value, in words (the exact columns are empty then).
             row["exact_note"] = record.unavailable if exact is None and not row["note"] else ""
-            row.update(game.extra_columns(stats))
-            row["note"] = "; ".join(n for n in (row["note"], *game.warnings(stats)) if n)
+            row.update(shows.columns(stats))
+            row["note"] = "; ".join(n for n in (row["note"], *shows.notes(stats)) if n)
             rows.append(row)
     frame = pd.DataFrame(rows)
     core = CORE_COLUMNS if measure.kind == STAKES else POINTS_COLUMNS
@@ -561,11 +562,13 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
     outcome distribution, the convergence (where some row has two chunks or more), the game's
     own run charts, and the game's exact odds charts for each variant."""
     from sim.outputs import charts  # matplotlib is imported only when charts are drawn
+    from sim.outputs.exact_charts import variant_exact_charts
 
     exp = result.experiment
     game = games.get(exp.game)
-    basis = frame["headline_basis"].iloc[0]
-    yield ("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
+    shows = games.presentation(exp.game)
+    what = charts.HeadlineAxis.of(frame).what
+    yield ("edge.png", f"The {what} by variant and strategy: 95% intervals "
            "(from the exact standard deviation where known) and exact values (x).",
            charts.edge_chart(frame))
     dist = _rows_with_an_edge(dist, frame)
@@ -574,21 +577,21 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                "per strategy and variant (log probability).", charts.outcome_chart(dist))
     figure = charts.convergence_chart(conv, frame)
     if figure is not None:
-        yield ("convergence.png", f"The running estimate of the edge {basis} after each "
+        yield ("convergence.png", f"The running estimate of the {what} after each "
                "chunk, its 95% band and the exact value.", figure)
     for column in compare.grid_columns(exp):  # a grid: the edge against each swept parameter
-        yield (f"grid-{column}.png", f"The house edge {basis} against {column} (swept), with "
+        yield (f"grid-{column}.png", f"The {what} against {column} (swept), with "
                "its 95% band and the exact curve where there is one.",
                charts.grid_chart(frame, column))
-    extra = game.extra_charts(
+    extra = shows.run_charts(
         {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
          for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
     for name, figure in extra.items():
         yield (name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
                "beside exact).", figure)
     if exact_odds:
-        for variant, name, figure in game.variant_exact_charts(
-                ((v.name, v.rules) for v in exact_chart_variants(exp)),
+        for variant, name, figure in variant_exact_charts(
+                shows, ((v.name, v.rules) for v in exact_chart_variants(exp)),
                 [spec.build(exp.game) for spec in exp.strategies]):
             yield (f"odds-{variant}-{name}.png",
                    f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
