@@ -7,13 +7,13 @@ walk away) and runs on the reference path; its exact value is not computed.
 
 from __future__ import annotations
 
-from sim.games.bonus.players import Bold, Flat, Optimal, SwitchGame, TwoTier
+from sim.games.bonus.players import Bold, FlatStake, OptimalStakes, SwitchGame, TwoTier
 from strategies.base import register
 
-register("bonus", "flat")(Flat)
+register("bonus", "flat")(FlatStake)
 register("bonus", "bold")(Bold)
 register("bonus", "two-tier")(TwoTier)
 register("bonus", "switch-game")(SwitchGame)
-register("bonus", "optimal")(Optimal)
+register("bonus", "optimal")(OptimalStakes)
 
-__all__ = ["Bold", "Flat", "Optimal", "SwitchGame", "TwoTier"]
+__all__ = ["Bold", "FlatStake", "OptimalStakes", "SwitchGame", "TwoTier"]

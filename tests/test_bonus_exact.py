@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from sim.games.bonus import BonusRules, BonusView, grid_for, played_game, policy_value
+from sim.games.bonus import BonusRules, BonusView, lattice_for, played_game, policy_value
 from sim.games.bonus import players as bonus_strategies
 from sim.games.bonus.dp import (
     _bet_value,
@@ -22,7 +22,7 @@ from sim.games.bonus.dp import (
 )
 from sim.games.bonus.operator import claims_cost, term_effects, value_row
 from sim.games.bonus.terms import PRESETS
-from strategies.bonus import Bold, Flat, Optimal, SwitchGame, TwoTier
+from strategies.bonus import Bold, FlatStake, OptimalStakes, SwitchGame, TwoTier
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +105,7 @@ def fraction_solver(rules: BonusRules, policy, choose=None):
 
 
 def _assert_matches(rules, policy):
-    grid = grid_for(rules)
+    grid = lattice_for(rules)
     table = policy.bonus_table(grid)
     exact = evaluate(grid, table)
     payout, p_complete, p_bust, staked, bets = (float(x) for x in fraction_solver(rules, policy))
@@ -132,8 +132,8 @@ TERMS = [
     {"kind": "parachute", "max_bets": 8, "max_cashout": 12.0},
     {"max_bet": 2.0},
 ]
-POLICIES = [Flat(1.0), Flat(2.0), Bold(), TwoTier(big=3.0, small=1.0, target=10.0),
-            Flat(1.0, stop_at=12.0)]
+POLICIES = [FlatStake(1.0), FlatStake(2.0), Bold(), TwoTier(big=3.0, small=1.0, target=10.0),
+            FlatStake(1.0, stop_at=12.0)]
 
 
 @pytest.mark.parametrize("terms", TERMS, ids=str)
@@ -148,7 +148,7 @@ def test_two_games_with_contributions_equal_exact_fractions(tiny_card):
     rules = BonusRules(deposit=4.0, cap=4.0, wagering=2.0, games=(tiny_card, "even-money:0.45"),
                        contributions=(1.0, 0.5))
     _assert_matches(rules, SwitchGame(stake=1.0, game=1, then_game=0, switch_at=3.0))
-    _assert_matches(rules, Flat(2.0, game=1))
+    _assert_matches(rules, FlatStake(2.0, game=1))
 
 
 @pytest.mark.parametrize("terms", [{"max_bet": 3.0}, {"max_bet": 2.0, "kind": "sticky"},
@@ -157,8 +157,8 @@ def test_two_games_with_contributions_equal_exact_fractions(tiny_card):
                                    {"max_bet": 2.0, "max_bets": 7}], ids=str)
 def test_optimal_policy_equals_the_exact_fraction_optimum(tiny_card, terms):
     rules = BonusRules(deposit=4.0, cap=4.0, wagering=3.0, games=(tiny_card,), **terms)
-    grid = grid_for(rules)
-    policy = Optimal(stakes=(1.0, 2.0))
+    grid = lattice_for(rules)
+    policy = OptimalStakes(stakes=(1.0, 2.0))
 
     def choose(w, b):  # the candidates: listed stakes, all-in, what finishes (w in units)
         top = min(b, int(rules.max_bet))
@@ -178,7 +178,7 @@ def test_a_row_of_values_equals_the_states_one_by_one(tiny_card, terms):
     # The optimum values a stake fixed along a row (listed, or what finishes the requirement)
     # a row at a time: bit for bit what valuing each state on its own gives.
     rules = BonusRules(deposit=4.0, cap=4.0, wagering=3.0, games=(tiny_card,), **terms)
-    grid = grid_for(rules)
+    grid = lattice_for(rules)
     cands = candidate_actions(grid, (1.0, 2.0, 3.0), None)
     rich = rich_recursion(grid, None, None, cands)
     prm = grid.params(40)
@@ -204,7 +204,7 @@ def test_a_row_of_values_equals_the_states_one_by_one(tiny_card, terms):
     assert matched > 100
 
 
-@pytest.mark.parametrize("policy", [Flat(1.0), Flat(5.0), Flat(40.0), Bold(),
+@pytest.mark.parametrize("policy", [FlatStake(1.0), FlatStake(5.0), FlatStake(40.0), Bold(),
                                     TwoTier(big=25.0, small=1.0, target=400.0)],
                          ids=lambda p: p.name)
 def test_optional_stopping_identity(policy):
@@ -225,30 +225,30 @@ def test_optional_stopping_identity(policy):
 
 def test_where_the_naive_value_fails():
     snap = PRESETS["seed-oh-snap"]  # a 40% edge: the naive value loses 7 deposits
-    row = value_row(snap, "flat 1", policy_value(snap, Flat(1.0)))
+    row = value_row(snap, "flat 1", policy_value(snap, FlatStake(1.0)))
     assert row["naive_profit"] == pytest.approx(100 - 2000 * played_game(snap.games[0]).edge)
     assert row["naive_impossible"] and row["expected_profit"] >= -snap.deposit
     seed = PRESETS["seed"]  # naive 0, but every policy here is worth money to the player
     assert seed.naive_profit() == 0.0
-    assert policy_value(seed, Flat(1.0)).expected_profit > 10
+    assert policy_value(seed, FlatStake(1.0)).expected_profit > 10
 
 
 def test_the_optimum_beats_the_policies_on_the_seed_terms():
     for name in ("seed", "seed-sticky", "seed-max-bet-5"):
         rules = dataclasses.replace(PRESETS[name], unit=5.0)
-        best = policy_value(rules, Optimal()).mean_payout
-        for policy in (Flat(5.0), Flat(25.0), Bold(), TwoTier(big=25.0, small=5.0,
+        best = policy_value(rules, OptimalStakes()).mean_payout
+        for policy in (FlatStake(5.0), FlatStake(25.0), Bold(), TwoTier(big=25.0, small=5.0,
                                                                 target=400.0)):
             assert policy_value(rules, policy).mean_payout <= best + 1e-9, (name, policy.name)
 
 
 def test_the_seed_programme_runs_in_under_a_second():
     rules = PRESETS["seed"]
-    grid = grid_for(rules)
-    evaluate(grid, Flat(1.0).bonus_table(grid))  # compiled kernels loaded
+    grid = lattice_for(rules)
+    evaluate(grid, FlatStake(1.0).bonus_table(grid))  # compiled kernels loaded
     bonus_strategies._TABLES.clear()  # the table is built again, inside the timing
     started = time.perf_counter()
-    table = Flat(1.0).bonus_table(grid)
+    table = FlatStake(1.0).bonus_table(grid)
     value = evaluate(grid, table)
     elapsed = time.perf_counter() - started
     assert grid.start == (0, 200) and grid.requirement == 2000 and table.bmax > 2000
@@ -258,7 +258,7 @@ def test_the_seed_programme_runs_in_under_a_second():
 
 def test_operator_costs():
     rules = PRESETS["seed"]
-    value = policy_value(rules, Flat(5.0))
+    value = policy_value(rules, FlatStake(5.0))
     one = claims_cost(value, 1)
     assert one["expected_cost"] == pytest.approx(value.expected_profit)
     ahead = value.probabilities[value.payouts > rules.deposit].sum()
@@ -271,7 +271,7 @@ def test_operator_costs():
     pairs = np.add.outer(payouts, payouts)
     weights = np.multiply.outer(probs, probs)
     assert two["p_player_ahead"] == pytest.approx(weights[pairs > 200].sum(), abs=1e-9)
-    effects = term_effects(dataclasses.replace(rules, unit=5.0), [("flat 5", Flat(5.0))],
+    effects = term_effects(dataclasses.replace(rules, unit=5.0), [("flat 5", FlatStake(5.0))],
                            {"wagering": [10.0, 30.0], "max_cashout": [0.0, 300.0]})
     assert list(effects["term"]) == ["wagering", "wagering", "max_cashout", "max_cashout"]
     assert effects["cost"].iloc[0] > effects["cost"].iloc[1]  # a lower requirement costs more
@@ -287,6 +287,6 @@ def test_charts_draw_on_a_given_axes_and_return_the_figure():
     fig, (a, b, c) = plt.subplots(1, 3)
     assert stake_chart(rules, (5, 25, 100), ax=a) is fig
     assert len(a.lines) == 3  # profit, naive, the deposit line
-    assert cost_chart(rules, "wagering", [10.0, 20.0], [("flat 5", Flat(5.0))], ax=b) is fig
-    assert cashout_chart([("flat 5", policy_value(rules, Flat(5.0)))], ax=c) is fig
+    assert cost_chart(rules, "wagering", [10.0, 20.0], [("flat 5", FlatStake(5.0))], ax=b) is fig
+    assert cashout_chart([("flat 5", policy_value(rules, FlatStake(5.0)))], ax=c) is fig
     plt.close(fig)

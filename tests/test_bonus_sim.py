@@ -13,17 +13,17 @@ from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
 from sim.core.progression import PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import z_score
-from sim.games.bonus import GAME, BonusBet, BonusRules, grid_for, policy_value
+from sim.games.bonus import GAME, BonusBet, BonusRules, lattice_for, policy_value
 from sim.games.bonus.terms import PRESETS
 from sim.games.bonus.walk import play_player, walk_table
 from strategies.base import FunctionStrategy
-from strategies.bonus import Bold, Flat, Optimal, SwitchGame, TwoTier
+from strategies.bonus import Bold, FlatStake, OptimalStakes, SwitchGame, TwoTier
 
 FLAT = ProgressionSpec()
 CASES = [
-    ("seed", Flat(1.0)), ("seed", TwoTier(big=25.0, small=1.0, target=400.0)),
-    ("seed-sticky", Flat(5.0, stop_at=260.0)), ("seed-parachute", Bold()),
-    ("seed-parachute", Flat(2.0, stop_at=150.0)), ("seed-max-cashout-300", Flat(10.0)),
+    ("seed", FlatStake(1.0)), ("seed", TwoTier(big=25.0, small=1.0, target=400.0)),
+    ("seed-sticky", FlatStake(5.0, stop_at=260.0)), ("seed-parachute", Bold()),
+    ("seed-parachute", FlatStake(2.0, stop_at=150.0)), ("seed-max-cashout-300", FlatStake(10.0)),
     ("seed-two-games", SwitchGame(stake=5.0, then_stake=2.0, switch_at=600.0)),
 ]
 
@@ -33,12 +33,13 @@ def _rules(name: str, **changes) -> BonusRules:
 
 
 @pytest.mark.parametrize("name, policy", CASES + [
-    ("seed", Optimal()), ("time", Flat(5.0)), ("time", Optimal(stakes=(5.0, 25.0)))],
+    ("seed", OptimalStakes()), ("time", FlatStake(5.0)),
+    ("time", OptimalStakes(stakes=(5.0, 25.0)))],
     ids=lambda x: getattr(x, "name", x))
 def test_kernel_and_reference_play_the_same_bets(name, policy):
     rules = (_rules("seed", unit=5.0, max_bets=90, max_bet=25.0) if name == "time"
              else PRESETS[name])
-    grid = grid_for(rules)
+    grid = lattice_for(rules)
     table = policy.bonus_table(grid)
     uniforms = np.random.default_rng(8).random((25, 4000))
     kernel = walk_table(grid, table, 25, kernel_state(np.random.SeedSequence(0)), uniforms)
@@ -71,7 +72,7 @@ def test_players_agree_with_the_programme(name, policy):
 
 def test_players_under_a_time_limit_agree_with_the_programme():
     rules = _rules("seed", unit=5.0, max_bets=100, max_bet=25.0)
-    for policy in (Flat(5.0), Flat(10.0), Optimal(stakes=(5.0, 10.0, 25.0))):
+    for policy in (FlatStake(5.0), FlatStake(10.0), OptimalStakes(stakes=(5.0, 10.0, 25.0))):
         _check_against_exact(rules, policy, 6_000, 4)
 
 
@@ -79,14 +80,14 @@ def test_rare_completions_have_an_honest_error_bar():
     """On a 40% edge card a flat 1 player completes once in ~2,000: the SE of P(complete)
     comes from the exact p (never 0), and the report's SE stays positive with no completion."""
     rules = PRESETS["seed-oh-snap"]
-    value = policy_value(rules, Flat(1.0))
+    value = policy_value(rules, FlatStake(1.0))
     assert 0 < value.p_complete < 0.001
-    stats, _ = _check_against_exact(rules, Flat(1.0), 20_000, 5)
+    stats, _ = _check_against_exact(rules, FlatStake(1.0), 20_000, 5)
     columns = GAME.extra_columns(stats)
     k = stats.counters["complete"]
     z = (k / 20_000 - value.p_complete) / math.sqrt(value.p_complete / 20_000)
     assert abs(z) < 4
-    small = GAME.simulate(rules, Flat(1.0), FLAT, 50, np.random.SeedSequence(1))
+    small = GAME.simulate(rules, FlatStake(1.0), FLAT, 50, np.random.SeedSequence(1))
     small_cols = GAME.extra_columns(small)
     assert small.counters["complete"] == 0 and small_cols["p_complete"] == 0
     assert small_cols["p_complete_se"] > 0.01  # about 1/n, not 0
@@ -110,7 +111,7 @@ def test_reference_path_for_a_strategy_of_your_own():
                           np.random.SeedSequence(2))
     assert stats.rounds == 100 and GAME.exact(rules, FunctionStrategy(flat_three), FLAT) is None
     assert GAME.engine_path(rules, FunctionStrategy(flat_three)) == "reference"
-    assert GAME.engine_path(rules, Flat(3.0)) == "kernel"
+    assert GAME.engine_path(rules, FlatStake(3.0)) == "kernel"
 
 
 @pytest.mark.parametrize("action, why", [
@@ -133,16 +134,16 @@ def test_failing_strategies_progressions_and_bad_policy_parameters():
         GAME.simulate(PRESETS["seed"], FunctionStrategy(broken), FLAT, 1,
                       np.random.SeedSequence(0))
     with pytest.raises(InputError, match="progression"):
-        GAME.check(PRESETS["seed"], Flat(1.0), ProgressionSpec(PAROLI))
+        GAME.check(PRESETS["seed"], FlatStake(1.0), ProgressionSpec(PAROLI))
     with pytest.raises(InputError, match="stake: 1.5 is not a whole number"):
-        GAME.check(PRESETS["seed"], Flat(1.5), FLAT)
+        GAME.check(PRESETS["seed"], FlatStake(1.5), FLAT)
     faro = BonusRules(games=("faro:rank",))
     with pytest.raises(InputError, match="smallest stake 2 of faro:rank"):
-        GAME.check(faro, Flat(1.0), FLAT)
+        GAME.check(faro, FlatStake(1.0), FLAT)
     with pytest.raises(InputError, match="game: expected a game number"):
-        GAME.check(PRESETS["seed"], Flat(1.0, game=1), FLAT)
+        GAME.check(PRESETS["seed"], FlatStake(1.0, game=1), FLAT)
     with pytest.raises(InputError, match="max_bets"):
-        GAME.check(_rules("seed", max_bets=500), Optimal(), FLAT)
+        GAME.check(_rules("seed", max_bets=500), OptimalStakes(), FLAT)
 
 
 @pytest.mark.parametrize("changes, key, piece", [

@@ -336,16 +336,16 @@ def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
 def test_bonus_players_meet_the_same_spins_whatever_the_policy():
     """Player i's spins are his own stream's, whatever the policy: the keyed walk equals the
     walk given those spins, for two policies that bet very differently."""
-    from sim.games.bonus import grid_for
+    from sim.games.bonus import lattice_for
     from sim.games.bonus.walk import Spins, walk_table
-    from strategies.bonus import Bold, Flat
+    from strategies.bonus import Bold, FlatStake
 
     game = games.get("bonus")
     rules = game.presets["seed"]
-    grid = grid_for(rules)
+    grid = lattice_for(rules)
     key = kernel_state(seed(pack=game.pack_key(rules)))
     spins = [Spins(key, i) for i in range(20)]
-    for policy in (Flat(1.0), Bold(), Flat(25.0)):
+    for policy in (FlatStake(1.0), Bold(), FlatStake(25.0)):
         table = policy.bonus_table(grid)
         keyed = walk_table(grid, table, 20, key.copy())
         longest = int(keyed[2].max())
@@ -356,18 +356,18 @@ def test_bonus_players_meet_the_same_spins_whatever_the_policy():
 
 @pytest.mark.parametrize("name", ["flat", "bold"])
 def test_bonus_kernel_equals_reference_from_the_same_seed(name):
-    from strategies.bonus import Bold, Flat
+    from strategies.bonus import Bold, FlatStake
 
     game = games.get("bonus")
     rules = game.presets["seed"]
-    strategy = {"flat": Flat(5.0), "bold": Bold()}[name]
+    strategy = {"flat": FlatStake(5.0), "bold": Bold()}[name]
     s = seed(pack=game.pack_key(rules))
     from sim.core.rng import strategy_generator
-    from sim.games.bonus import grid_for
+    from sim.games.bonus import lattice_for
     from sim.games.bonus.walk import simulate_reference
 
     kernel = game.simulate(rules, strategy, FLAT, 60, s)
-    reference = simulate_reference(grid_for(rules), strategy, 60, strategy_generator(s),
+    reference = simulate_reference(lattice_for(rules), strategy, 60, strategy_generator(s),
                                    kernel_state(s))
     assert kernel.sums == reference.sums
     assert kernel.net_hist == reference.net_hist

@@ -24,7 +24,7 @@ def test_cache_is_bounded_by_bytes_and_keeps_the_last_table_whatever_its_size():
 
 
 def test_nbytes_counts_the_arrays_of_a_dataclass():
-    from sim.games.bonus.grid import PolicyTable
+    from sim.games.bonus.lattice import PolicyTable
 
     table = PolicyTable(np.zeros((2, 3), np.int32), np.zeros((2, 3), np.int8),
                         np.zeros(4, np.int32), np.zeros(4, np.int8))
@@ -34,7 +34,7 @@ def test_nbytes_counts_the_arrays_of_a_dataclass():
 
 def test_a_slow_table_let_go_is_kept_compressed_and_comes_back_equal(monkeypatch):
     import sim.core.memo as memo
-    from sim.games.bonus.grid import PolicyTable
+    from sim.games.bonus.lattice import PolicyTable
 
     cache = table_cache(max_bytes=3000)
     builds = []

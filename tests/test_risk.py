@@ -167,8 +167,8 @@ def test_session_statistics_survive_their_checkpoint_form():
     back = SessionStats.from_json(json.loads(json.dumps(stats.to_json())))
     for name in ("end_hist", "min_hist", "cp_hist", "reasons", "sums", "paths"):
         np.testing.assert_array_equal(getattr(back, name), getattr(stats, name))
-    assert (back.grid, back.checkpoints, back.sessions) == (
-        stats.grid, stats.checkpoints, stats.sessions)
+    assert (back.bins, back.checkpoints, back.sessions) == (
+        stats.bins, stats.checkpoints, stats.sessions)
 
 
 BASE = """

@@ -140,7 +140,7 @@ def test_report_rebuilds_a_session_run_without_asking_the_game_for_a_number(
                  "round_law", "round_chain", "not_offered", "engine_path"):
         monkeypatch.setattr(Game, name, counted(name))
     monkeypatch.setattr(session_play, "play_chunk", counted("play_chunk"))
-    monkeypatch.setattr(session_play, "grid", counted("grid"))
+    monkeypatch.setattr(session_play, "bins_for", counted("bins_for"))
     assert main(["report", str(copy)]) == 0
     assert calls == []
     for path in full.iterdir():

@@ -33,7 +33,7 @@ from sim.games.pontoon.views import Buy
 from sim.games.scratchcard.play import play_session
 from sim.outputs import report
 from strategies.betting import progression_spec
-from strategies.bonus import Flat as BonusFlat
+from strategies.bonus import FlatStake as BonusFlat
 from strategies.faro import FlatRank, HighCard
 from strategies.lansquenet import PassAfter
 from strategies.pontoon import Threshold
@@ -407,7 +407,7 @@ class StakesByBalance(WalkNearTheEnd):
 @pytest.mark.parametrize("preset", ["seed", "seed-parachute", "seed-two-games"])
 def test_bonus_tabulated_kernel_equals_reference_player_by_player(preset):
     rules = bonus.PRESETS[preset]
-    grid = bonus.grid_for(rules)
+    grid = bonus.lattice_for(rules)
     strategy = WalkNearTheEnd()
     assert bonus.GAME.engine_path(rules, strategy).startswith("kernel")
     table = bonus.GAME.table_of(rules, strategy)

@@ -19,7 +19,7 @@ Each row's exact record (:mod:`sim.engine.row_exact`: its exact value or why the
 whether its bet is offered, its path) is kept as ``v0-s1-exact.json``.
 
 A run with a ``[session]`` table also plays its sessions in chunks (:mod:`sim.engine.session_play`),
-kept the same way: per pair, ``v0-s1-sessions.json`` holds the histogram grid of the pair's
+kept the same way: per pair, ``v0-s1-sessions.json`` holds the histogram bins of the pair's
 sessions and the merged prefix of their chunks, and ``v0-s1-k3.json`` a session chunk finished
 ahead of its turn.
 
@@ -46,7 +46,7 @@ from sim.core.files import write_atomic
 from sim.core.stats import SUM_FIELDS, BatchTotals, Stats
 from sim.engine.experiment import Experiment
 from sim.engine.row_exact import RowExact
-from sim.risk.montecarlo import Grid, SessionStats
+from sim.risk.montecarlo import Bins, SessionStats
 
 CHUNK_DIR = "chunks"
 RUN_FILE = "run.json"
@@ -185,10 +185,10 @@ class PairProgress:
 
 @dataclass
 class SessionProgress:
-    """The grid of one pair's sessions, the merged prefix of their chunks and the chunks
+    """The bins of one pair's sessions, the merged prefix of their chunks and the chunks
     finished beyond it."""
 
-    grid: Grid | None = None
+    bins: Bins | None = None
     chunks: int = 0
     stats: SessionStats | None = None
     ahead: dict[int, SessionStats] = field(default_factory=dict)
@@ -200,8 +200,8 @@ class SessionProgress:
         self.chunks += 1
 
     def to_json(self) -> dict[str, Any]:
-        assert self.grid is not None
-        return {"grid": self.grid.to_json(), "chunks": self.chunks,
+        assert self.bins is not None
+        return {"bins": self.bins.to_json(), "chunks": self.chunks,
                 "stats": None if self.stats is None else self.stats.to_json()}
 
 
@@ -346,9 +346,9 @@ class CheckpointStore:
         """The rows whose exact record is still to be made."""
         return [pair for pair in self.progress if pair not in self.exact]
 
-    def set_grid(self, pair: tuple[int, int], grid: Grid) -> None:
-        """Fix the histogram grid of a pair's sessions, before its first session chunk."""
-        self.sessions[pair].grid = grid
+    def set_bins(self, pair: tuple[int, int], bins: Bins) -> None:
+        """Fix the histogram bins of a pair's sessions, before its first session chunk."""
+        self.sessions[pair].bins = bins
         self._write_sessions(pair)
 
     def _write_sessions(self, pair: tuple[int, int]) -> None:
@@ -465,7 +465,7 @@ class CheckpointStore:
         return notes
 
     def _load_sessions(self, repair: bool) -> list[str]:
-        """Read each pair's session grid, prefix and the session chunks beside it."""
+        """Read each pair's session bins, prefix and the session chunks beside it."""
         notes: list[str] = []
         loose: dict[str, list[Path]] = {}
         if self.sessions:
@@ -484,13 +484,13 @@ class CheckpointStore:
             for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
                 try:
                     index = int(path.stem.rpartition("-k")[2])
-                    if progress.grid is None or index >= session_chunk_count(self.experiment):
+                    if progress.bins is None or index >= session_chunk_count(self.experiment):
                         raise CorruptCheckpoint(path, "no such session chunk in this run")
                     if index < progress.chunks:
                         path.unlink()  # merged already (a crash between two writes)
                         continue
                     progress.ahead[index] = self._session_stats(
-                        _read_json(path), path, progress.grid,
+                        _read_json(path), path, progress.bins,
                         session_chunk_of(self.experiment, pair, index).sessions)
                 except (CorruptCheckpoint, ValueError) as exc:
                     if not repair:
@@ -498,11 +498,11 @@ class CheckpointStore:
                             CorruptCheckpoint(path, str(exc)) from None
                     path.unlink(missing_ok=True)
                     notes.append(f"{exc}; that session chunk is played again")
-            if progress.grid is not None:
+            if progress.bins is not None:
                 self._absorb_sessions(pair)
         return notes
 
-    def _session_stats(self, data: Any, path: Path, grid: Grid, sessions: int
+    def _session_stats(self, data: Any, path: Path, bins: Bins, sessions: int
                        ) -> SessionStats:
         try:
             stats = SessionStats.from_json(data)
@@ -511,8 +511,8 @@ class CheckpointStore:
                                           f"{exc}") from None
         spec = self.experiment.session
         assert spec is not None
-        if stats.grid != grid or stats.checkpoints != spec.checkpoint_rounds:
-            raise CorruptCheckpoint(path, "sessions on another grid than their pair's")
+        if stats.bins != bins or stats.checkpoints != spec.checkpoint_rounds:
+            raise CorruptCheckpoint(path, "sessions on another bins than their pair's")
         if stats.sessions != sessions:
             raise CorruptCheckpoint(path, f"holds {stats.sessions} sessions where {sessions} "
                                           "belong")
@@ -526,19 +526,19 @@ class CheckpointStore:
         if not isinstance(data, Mapping) or not isinstance(data.get("chunks"), int):
             raise CorruptCheckpoint(path, "no chunk count")
         try:
-            grid = Grid.from_json(data["grid"])
+            bins = Bins.from_json(data["bins"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptCheckpoint(path, f"bad grid: {type(exc).__name__}") from None
+            raise CorruptCheckpoint(path, f"bad bins: {type(exc).__name__}") from None
         chunks = data["chunks"]
         spec = self.experiment.session
         assert spec is not None
         if not 0 <= chunks <= session_chunk_count(self.experiment):
             raise CorruptCheckpoint(path, f"{chunks} session chunks where this run has "
                                           f"{session_chunk_count(self.experiment)}")
-        progress = SessionProgress(grid, chunks)
+        progress = SessionProgress(bins, chunks)
         if chunks:
             progress.stats = self._session_stats(
-                data.get("stats"), path, grid, min(chunks * spec.chunk_sessions, spec.sessions))
+                data.get("stats"), path, bins, min(chunks * spec.chunk_sessions, spec.sessions))
         self.sessions[pair] = progress
 
     def _load_prefix(self, pair: tuple[int, int], progress: PairProgress) -> None:

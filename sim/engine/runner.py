@@ -38,7 +38,7 @@ from sim.engine.checkpoints import CheckpointStore, Chunk, SessionChunk
 from sim.engine.experiment import Experiment, StrategySpec
 from sim.engine.row_exact import RowExact, row_exact
 from sim.engine.run_folder import open_run
-from sim.risk.montecarlo import Grid, SessionStats
+from sim.risk.montecarlo import Bins, SessionStats
 from sim.risk.spec import SessionSpec
 
 BACKENDS = ("loky", "threading", "dask")
@@ -116,13 +116,13 @@ def run_exact(game_name: str, rules: Any, spec: StrategySpec, with_law: bool,
 
 
 def run_session_chunk(game_name: str, rules: Any, spec: StrategySpec, session: SessionSpec,
-                      grid: Grid, root_seed: int, chunk: SessionChunk,
+                      bins: Bins, root_seed: int, chunk: SessionChunk,
                       files: tuple[tuple[str, str], ...] = ()
                       ) -> tuple[SessionChunk, SessionStats]:
     """Play one session chunk (in a worker) and return it with its statistics."""
     stats = session_play.play_chunk(games.get(game_name), rules,
                                     _strategy(game_name, spec, files), spec.name,
-                                    spec.progression, session, grid, root_seed, chunk.index,
+                                    spec.progression, session, bins, root_seed, chunk.index,
                                     chunk.sessions)
     return chunk, stats
 
@@ -231,16 +231,16 @@ def _collect(parallel: Parallel, calls: Iterator[Any], keep: Any, bar: tqdm, sto
         raise Interrupted(store.done_chunks()) from None
 
 
-def _fix_grids(experiment: Experiment, store: CheckpointStore,
+def _fix_bins(experiment: Experiment, store: CheckpointStore,
                files: tuple[tuple[str, str], ...]) -> None:
-    """Fix (and keep) the histogram grid of every pair whose sessions have none yet."""
+    """Fix (and keep) the histogram bins of every pair whose sessions have none yet."""
     spec = experiment.session
     assert spec is not None
     game = games.get(experiment.game)
     for pair, progress in store.sessions.items():
-        if progress.grid is None:
+        if progress.bins is None:
             variant, strategy = experiment.variants[pair[0]], experiment.strategies[pair[1]]
-            store.set_grid(pair, session_play.grid(
+            store.set_bins(pair, session_play.bins_for(
                 game, variant.rules, _strategy(experiment.game, strategy, files),
                 strategy.name, strategy.progression, spec, experiment.seed,
                 store.exact[pair].session_law()))
@@ -248,13 +248,13 @@ def _fix_grids(experiment: Experiment, store: CheckpointStore,
 
 def _session_calls(experiment: Experiment, store: CheckpointStore,
                    files: tuple[tuple[str, str], ...]) -> Iterator[Any]:
-    """The session chunks still to play, on their pairs' grids."""
+    """The session chunks still to play, on their pairs' bins."""
     spec = experiment.session
     assert spec is not None
     for c in store.session_todo():
-        grid = store.sessions[c.pair].grid
+        bins = store.sessions[c.pair].bins
         yield delayed(run_session_chunk)(experiment.game, experiment.variants[c.variant].rules,
-                                         experiment.strategies[c.strategy], spec, grid,
+                                         experiment.strategies[c.strategy], spec, bins,
                                          experiment.seed, c, files)
 
 
@@ -317,7 +317,7 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
                      lambda item: item.rounds if isinstance(item, Chunk) else 0)
             if session is not None:
                 with (phases or Phases()).phase(SESSION_PLAY):
-                    _fix_grids(experiment, store, files)
+                    _fix_bins(experiment, store, files)
                     _collect(parallel, _session_calls(experiment, store, files),
                              store.add_sessions, bar, store,
                              lambda c: c.sessions * session.rounds)

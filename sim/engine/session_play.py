@@ -6,8 +6,8 @@ its sessions in blocks of at most ``BLOCK_ROUNDS`` rounds, each session starting
 pack, the progression at its base unit), each block from its own streams, named like the
 rounds' (:func:`sim.core.rng.named_streams`: the work "sessions", the row's pack and strategy, the
 chunk and the block), so the strategies of a pack play their sessions on the same cards and
-the rounds' own streams are untouched. The histogram grid of a row is fixed before its first
-chunk (:func:`grid`) and kept with its checkpoints.
+the rounds' own streams are untouched. The histogram bins of a row is fixed before its first
+chunk (:func:`bins_for`) and kept with its checkpoints.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import named_streams
 from sim.risk.law import ChainLaw, RoundLaw
-from sim.risk.montecarlo import Grid, SessionStats
+from sim.risk.montecarlo import Bins, SessionStats
 from sim.risk.spec import SessionSpec
 
 BLOCK_ROUNDS = 1 << 18  # rounds per kernel call: 2 MB of results, whatever the sessions
@@ -53,19 +53,19 @@ def exact_law(game: Any, rules: Any, strategy: Any, progression: ProgressionSpec
     return ChainLaw.from_chain(chain) if chain is not None else None
 
 
-def grid(game: Any, rules: Any, strategy: Any, strategy_name: str,
+def bins_for(game: Any, rules: Any, strategy: Any, strategy_name: str,
          progression: ProgressionSpec, spec: SessionSpec, root: int,
-         law: RoundLaw | ChainLaw | None) -> Grid:
-    """The histogram grid of a row's sessions: from the rounds' exact ``law`` (bins of its
+         law: RoundLaw | ChainLaw | None) -> Bins:
+    """The histogram bins of a row's sessions: from the rounds' exact ``law`` (bins of its
     lattice step; :func:`exact_law`), else from a pilot of a few sessions on a stream of
     their own (bins of half a base stake, or the smallest net where that is less)."""
     if law is not None:
         largest = float(np.abs(law.values).max() or law.step)
-        return Grid.for_session(spec, law.step, law.mean, law.sd, largest)
+        return Bins.for_session(spec, law.step, law.mean, law.sd, largest)
     nets = _nets(game, rules, strategy, progression, PILOT_SESSIONS, spec.rounds,
                  named_streams(root, PILOT, game.pack_key(rules), strategy_name))
     largest = float(np.abs(nets).max() or 1.0)
-    return Grid.for_session(spec, 0.5 if largest >= 0.5 else largest, float(nets.mean()),
+    return Bins.for_session(spec, 0.5 if largest >= 0.5 else largest, float(nets.mean()),
                             float(nets.std()), largest)
 
 
@@ -76,10 +76,10 @@ def keep_paths(spec: SessionSpec, chunk: int) -> int:
 
 
 def play_chunk(game: Any, rules: Any, strategy: Any, strategy_name: str,
-               progression: ProgressionSpec, spec: SessionSpec, grid_: Grid, root: int,
+               progression: ProgressionSpec, spec: SessionSpec, bins: Bins, root: int,
                chunk: int, sessions: int) -> SessionStats:
     """Play and track the ``sessions`` sessions of chunk ``chunk`` of a row."""
-    stats = SessionStats(grid_, spec.checkpoint_rounds)
+    stats = SessionStats(bins, spec.checkpoint_rounds)
     stats.paths = np.zeros((min(keep_paths(spec, chunk), sessions), len(stats.checkpoints)))
     pack = game.pack_key(rules)
     per_block = max(1, BLOCK_ROUNDS // spec.rounds)
@@ -103,11 +103,11 @@ def play(game: Any, rules: Any, strategy: Any, strategy_name: str,
          progression: ProgressionSpec, spec: SessionSpec, root: int) -> SessionStats:
     """Every session of a row in this process, chunk after chunk: the numbers the runner's
     checkpointed chunks merge to (for a caller holding a game and a strategy, not a run)."""
-    grid_ = grid(game, rules, strategy, strategy_name, progression, spec, root,
-                 exact_law(game, rules, strategy, progression))
+    bins = bins_for(game, rules, strategy, strategy_name, progression, spec, root,
+                    exact_law(game, rules, strategy, progression))
     merged: SessionStats | None = None
     for i, n in enumerate(chunk_sizes(spec)):
-        stats = play_chunk(game, rules, strategy, strategy_name, progression, spec, grid_,
+        stats = play_chunk(game, rules, strategy, strategy_name, progression, spec, bins,
                            root, i, n)
         merged = stats if merged is None else merged.merge(stats, spec.sample_paths)
     assert merged is not None

@@ -106,8 +106,8 @@ def result_chart(results: Sequence[RiskResult]) -> Figure:
         mc = r.mc
         shares = mc.end_hist / mc.sessions
         edges = (_edges(r.session.values, r.session.probs) if r.session is not None
-                 else _edges(mc.grid.values, shares))
-        centres, dens, width = _binned(mc.grid.values, shares, edges)
+                 else _edges(mc.bins.values, shares))
+        centres, dens, width = _binned(mc.bins.values, shares, edges)
         ax.bar(centres, dens, width=width, color="C0", alpha=0.5, label="MC")
         if r.session is not None:
             c2, d2, _ = _binned(r.session.values, r.session.probs, edges)

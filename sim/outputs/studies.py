@@ -92,12 +92,12 @@ def bonus_charts(out: Path, deals: int, seed: int) -> list[str]:
     from sim.games.bonus import policy_value
     from sim.games.bonus.charts import cashout_chart, cost_chart, stake_chart
     from sim.games.bonus.terms import PRESETS
-    from strategies.bonus import Bold, Flat, Optimal
+    from strategies.bonus import Bold, FlatStake, OptimalStakes
 
     seed_terms = PRESETS["seed"]
-    policies = [("flat 1", Flat(1.0)), ("flat 5", Flat(5.0)), ("bold", Bold())]
+    policies = [("flat 1", FlatStake(1.0)), ("flat 5", FlatStake(5.0)), ("bold", Bold())]
     figures = {
-        "seed-stakes.png": lambda: stake_chart(seed_terms, optimal=Optimal()),
+        "seed-stakes.png": lambda: stake_chart(seed_terms, optimal=OptimalStakes()),
         "seed-oh-snap-stakes.png": lambda: stake_chart(PRESETS["seed-oh-snap"]),
         "cost-wagering.png": lambda: cost_chart(seed_terms, "wagering", [5, 10, 20, 30, 40],
                                                 policies),
@@ -107,7 +107,7 @@ def bonus_charts(out: Path, deals: int, seed: int) -> list[str]:
             seed_terms, "max_cashout", [0.0, 1000.0, 500.0, 300.0, 200.0], policies),
         "seed-cashout.png": lambda: cashout_chart(
             [(label, policy_value(seed_terms, p))
-             for label, p in [("flat 1", Flat(1.0)), ("optimal", Optimal())]]),
+             for label, p in [("flat 1", FlatStake(1.0)), ("optimal", OptimalStakes())]]),
     }
     written = []
     for name, draw in figures.items():

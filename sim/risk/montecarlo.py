@@ -1,7 +1,7 @@
 """The statistics of Monte Carlo sessions: a compiled tracker follows the bankroll of every
 session of a block of rounds and keeps only fixed-size statistics.
 
-The tracker turns a block (one row of round nets per session) into histograms on a fixed grid
+The tracker turns a block (one row of round nets per session) into histograms on a fixed set of bins
 (the end result, the running minimum, the bankroll at each checkpoint), counts by how the
 session ended, sums, and the first few paths. Statistics of chunks merge in chunk order, so
 memory is flat in the number of sessions and the numbers do not depend on the jobs. Playing
@@ -30,19 +30,20 @@ CHECKPOINT_BINS = 1200
 
 
 @dataclass(frozen=True)
-class Grid:
-    """The fixed histogram grid of a run: bins of width ``width`` centred on ``(low + i) *
-    width``; the checkpoint histograms use ``cp_factor`` bins merged into one."""
+class Bins:
+    """The fixed histogram bins of a run: bins of width ``width`` centred on ``(low + i) *
+    width`` (``count`` of them); the checkpoint histograms merge ``cp_factor`` bins into
+    one."""
 
     width: float
     low: int
-    bins: int
+    count: int
     cp_factor: int
 
     @classmethod
     def for_session(cls, spec: SessionSpec, step: float, mean: float, sd: float,
-                    largest: float) -> Grid:
-        """A grid that holds every result a session can reach (clipping the far tails of an
+                    largest: float) -> Bins:
+        """Bins that hold every result a session can reach (clipping the far tails of an
         unbounded walk only beyond 12 SDs)."""
         deepest = max((spec.bankroll, *spec.chart_bankrolls))
         spread = 12 * sd * math.sqrt(spec.rounds) + 4 * largest
@@ -56,31 +57,31 @@ class Grid:
         while (high - low) / width + 3 > MAX_BINS:
             width *= 2
         first = math.floor(low / width) - 1
-        bins = math.ceil(high / width) + 2 - first
-        return cls(width, first, bins, max(1, math.ceil(bins / CHECKPOINT_BINS)))
+        count = math.ceil(high / width) + 2 - first
+        return cls(width, first, count, max(1, math.ceil(count / CHECKPOINT_BINS)))
 
     @property
     def values(self) -> np.ndarray:
-        return (self.low + np.arange(self.bins)) * self.width
+        return (self.low + np.arange(self.count)) * self.width
 
     def to_json(self) -> dict[str, Any]:
-        return {"width": self.width, "low": self.low, "bins": self.bins,
+        return {"width": self.width, "low": self.low, "count": self.count,
                 "cp_factor": self.cp_factor}
 
     @classmethod
-    def from_json(cls, data: Any) -> Grid:
-        grid = cls(float(data["width"]), int(data["low"]), int(data["bins"]),
+    def from_json(cls, data: Any) -> Bins:
+        bins = cls(float(data["width"]), int(data["low"]), int(data["count"]),
                    int(data["cp_factor"]))
-        if not (grid.width > 0 and 0 < grid.bins <= MAX_BINS + 3 and grid.cp_factor >= 1):
-            raise ValueError(f"not a session grid: {data!r}")
-        return grid
+        if not (bins.width > 0 and 0 < bins.count <= MAX_BINS + 3 and bins.cp_factor >= 1):
+            raise ValueError(f"not a session's bins: {data!r}")
+        return bins
 
 
 @dataclass
 class SessionStats:
     """Mergeable statistics of Monte Carlo sessions."""
 
-    grid: Grid
+    bins: Bins
     checkpoints: tuple[int, ...]
     sessions: int = 0
     end_hist: np.ndarray = field(default=None)  # type: ignore[assignment]
@@ -91,18 +92,18 @@ class SessionStats:
     paths: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        g = self.grid
+        g = self.bins
         if self.end_hist is None:
-            self.end_hist = np.zeros(g.bins, dtype=np.int64)
-            self.min_hist = np.zeros(g.bins, dtype=np.int64)
-            self.cp_hist = np.zeros((len(self.checkpoints), -(-g.bins // g.cp_factor)),
+            self.end_hist = np.zeros(g.count, dtype=np.int64)
+            self.min_hist = np.zeros(g.count, dtype=np.int64)
+            self.cp_hist = np.zeros((len(self.checkpoints), -(-g.count // g.cp_factor)),
                                     dtype=np.int64)
         if self.paths is None:
             self.paths = np.zeros((0, len(self.checkpoints)))
 
     def merge(self, other: SessionStats, keep_paths: int) -> SessionStats:
         """The statistics of both (``self``'s chunk first)."""
-        return SessionStats(self.grid, self.checkpoints, self.sessions + other.sessions,
+        return SessionStats(self.bins, self.checkpoints, self.sessions + other.sessions,
                             self.end_hist + other.end_hist, self.min_hist + other.min_hist,
                             self.cp_hist + other.cp_hist, self.reasons + other.reasons,
                             self.sums + other.sums,
@@ -111,7 +112,7 @@ class SessionStats:
     def track(self, nets: np.ndarray, spec: SessionSpec) -> None:
         """Add a block of sessions (a row of round nets each) played from ``spec``'s
         bankroll under its stops; the first rows fill the paths still unfilled."""
-        g = self.grid
+        g = self.bins
         inf = math.inf
         track_block(np.ascontiguousarray(nets, dtype=np.float64), spec.bankroll,
                     inf if spec.stop_win is None else spec.stop_win,
@@ -123,8 +124,8 @@ class SessionStats:
 
     # ------------------------------------------------------------------ as data
     def to_json(self) -> dict[str, Any]:
-        """Plain data (the histograms sparse: a grid may have 10^5 bins, mostly empty)."""
-        return {"grid": self.grid.to_json(), "checkpoints": list(self.checkpoints),
+        """Plain data (the histograms sparse: the bins may be 10^5, mostly empty)."""
+        return {"bins": self.bins.to_json(), "checkpoints": list(self.checkpoints),
                 "sessions": self.sessions, "end_hist": _sparse(self.end_hist),
                 "min_hist": _sparse(self.min_hist),
                 "cp_hist": [_sparse(row) for row in self.cp_hist],
@@ -138,12 +139,12 @@ class SessionStats:
         Raises:
             ValueError, KeyError, TypeError: not such statistics.
         """
-        grid = Grid.from_json(data["grid"])
+        bins = Bins.from_json(data["bins"])
         checkpoints = tuple(int(c) for c in data["checkpoints"])
-        stats = cls(grid, checkpoints)
+        stats = cls(bins, checkpoints)
         stats.sessions = int(data["sessions"])
-        stats.end_hist = _dense(data["end_hist"], grid.bins)
-        stats.min_hist = _dense(data["min_hist"], grid.bins)
+        stats.end_hist = _dense(data["end_hist"], bins.count)
+        stats.min_hist = _dense(data["min_hist"], bins.count)
         width = stats.cp_hist.shape[1]
         if len(data["cp_hist"]) != len(checkpoints):
             raise ValueError("a checkpoint histogram per checkpoint expected")
@@ -197,27 +198,27 @@ class SessionStats:
 
     def cdf(self, x: float) -> float:
         """The fraction of sessions whose result is <= x."""
-        return float(self.end_hist[self.grid.values <= x + 1e-9 * self.grid.width].sum()
+        return float(self.end_hist[self.bins.values <= x + 1e-9 * self.bins.width].sum()
                      ) / self.sessions
 
     def quantile(self, q: float) -> float:
         cum = np.cumsum(self.end_hist)
         i = int(np.searchsorted(cum, q * self.sessions - 1e-9))
-        return float(self.grid.values[min(i, self.grid.bins - 1)])
+        return float(self.bins.values[min(i, self.bins.count - 1)])
 
     @property
     def p_ahead(self) -> float:
-        return float(self.end_hist[self.grid.values > 1e-12].sum()) / self.sessions
+        return float(self.end_hist[self.bins.values > 1e-12].sum()) / self.sessions
 
     def ruin_at(self, bankroll: float) -> float:
         """The fraction of sessions that a bankroll of ``bankroll`` would not have survived
         (the running minimum reaches -bankroll)."""
-        return float(self.min_hist[self.grid.values <= -bankroll + 1e-9 * self.grid.width]
+        return float(self.min_hist[self.bins.values <= -bankroll + 1e-9 * self.bins.width]
                      .sum()) / self.sessions
 
     def checkpoint_quantiles(self, qs: tuple[float, ...]) -> np.ndarray:
         """Quantiles of the result so far at each checkpoint (rows) for each q (columns)."""
-        g = self.grid
+        g = self.bins
         centres = (g.low + np.arange(self.cp_hist.shape[1]) * g.cp_factor
                    + (g.cp_factor - 1) / 2) * g.width
         out = np.zeros((len(self.checkpoints), len(qs)))
@@ -240,15 +241,15 @@ def _dense(data: Any, size: int) -> np.ndarray:
     count = np.asarray(data["count"], dtype=np.int64)
     if at.shape != count.shape or (at.size and (at.min() < 0 or at.max() >= size)) or (
             count < 0).any():
-        raise ValueError("a histogram outside its grid")
+        raise ValueError("a histogram outside its bins")
     out[at] = count
     return out
 
 
 @numba.njit(cache=True)
-def _bin(x, width, low, bins):
+def _bin(x, width, low, count):
     i = int(math.floor(x / width + 0.5)) - low
-    return min(max(i, 0), bins - 1)
+    return min(max(i, 0), count - 1)
 
 
 @numba.njit(cache=True)
@@ -256,7 +257,7 @@ def track_block(nets, bankroll, stop_win, stop_loss, width, low, end_hist, min_h
                 cp_factor, cp_hist, reasons, sums, paths, path_row):
     """Follow each session (a row of ``nets``) from a bankroll of ``bankroll`` (stop_win /
     stop_loss: +inf for none) and add to the statistics in place."""
-    bins = end_hist.shape[0]
+    count = end_hist.shape[0]
     n_cp = cp_rounds.shape[0]
     tol = 1e-9 * width
     for s in range(nets.shape[0]):
@@ -268,7 +269,7 @@ def track_block(nets, bankroll, stop_win, stop_loss, width, low, end_hist, min_h
         cut = False  # past a stop: the running minimum is complete
         c = 0
         if n_cp > 0 and cp_rounds[0] == 0:
-            cp_hist[0, _bin(0.0, width, low, bins) // cp_factor] += 1
+            cp_hist[0, _bin(0.0, width, low, count) // cp_factor] += 1
             if path_row + s < paths.shape[0]:
                 paths[path_row + s, 0] = 0.0
             c = 1
@@ -296,7 +297,7 @@ def track_block(nets, bankroll, stop_win, stop_loss, width, low, end_hist, min_h
                         played = r + 1
             while c < n_cp and cp_rounds[c] == r + 1:
                 here = value if reason >= 0 else total
-                cp_hist[c, _bin(here, width, low, bins) // cp_factor] += 1
+                cp_hist[c, _bin(here, width, low, count) // cp_factor] += 1
                 if path_row + s < paths.shape[0]:
                     paths[path_row + s, c] = here
                 c += 1
@@ -304,8 +305,8 @@ def track_block(nets, bankroll, stop_win, stop_loss, width, low, end_hist, min_h
             reason = 3
             value = total
         reasons[reason] += 1
-        end_hist[_bin(value, width, low, bins)] += 1
-        min_hist[_bin(lowest, width, low, bins)] += 1
+        end_hist[_bin(value, width, low, count)] += 1
+        min_hist[_bin(lowest, width, low, count)] += 1
         sums[0] += value
         sums[1] += value * value
         sums[2] += played

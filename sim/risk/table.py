@@ -130,7 +130,7 @@ def _binomial_z(observed: float, expected: float, n: int) -> float:
 def _least_mc_bankroll(mc: SessionStats, risk: float) -> float:
     """The least lattice bankroll b whose MC risk (the running minimum reaching -b) is at
     most ``risk``; NaN beyond the grid."""
-    values = mc.grid.values
+    values = mc.bins.values
     below = np.cumsum(mc.min_hist) / mc.sessions  # P(minimum <= values[i])
     for i in range(values.size - 1, 0, -1):  # bin 0 holds the clipped tail
         if values[i] >= 0:

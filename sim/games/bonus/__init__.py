@@ -1,7 +1,7 @@
 """Wagering bonuses: what a bonus is worth to a player under each policy, exactly and by
 simulation, and what it costs the operator.
 
-Terms and the games played: :mod:`.terms`; the integer grid and policy tables: :mod:`.grid`,
+Terms and the games played: :mod:`.terms`; the integer lattice and policy tables: :mod:`.lattice`,
 :mod:`.policy`; the built-in policies: :mod:`.players`; the exact programme: :mod:`.dp`;
 simulated players: :mod:`.walk`; the operator's view: :mod:`.operator`; charts:
 :mod:`.charts`.
@@ -23,8 +23,8 @@ from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
-from sim.games.bonus.grid import END_NAMES, Grid, PolicyTable, grid_for
-from sim.games.bonus.players import Bold, Flat, Optimal
+from sim.games.bonus.lattice import END_NAMES, Lattice, PolicyTable, lattice_for
+from sim.games.bonus.players import Bold, FlatStake, OptimalStakes
 from sim.games.bonus.tabulate import tabulate as tabulate_strategy
 from sim.games.bonus.terms import (
     PRESETS,
@@ -39,8 +39,8 @@ from sim.games.bonus.value import policy_value, table_of
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
 
 __all__ = [
-    "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Grid",
-    "PlayedGame", "PolicyTable", "grid_for", "played_game", "policy_value", "table_of",
+    "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Lattice",
+    "PlayedGame", "PolicyTable", "lattice_for", "played_game", "policy_value", "table_of",
 ]
 
 TABLE_STAKES = (1.0, 5.0, 25.0, 100.0)
@@ -74,17 +74,17 @@ class BonusGame(Game[BonusRules, PolicyTable]):
                         "stake progressions do not apply (leave progression out)")
 
     def offered_table(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
-        return table_of(strategy, grid_for(rules))
+        return table_of(strategy, lattice_for(rules))
 
     def simulate_table(self, rules: BonusRules, table: PolicyTable,
                        progression: ProgressionSpec, rounds: int,
                        seed: np.random.SeedSequence) -> Stats:
-        grid = grid_for(rules)
-        return player_stats(grid, *walk_table(grid, table, rounds, kernel_state(seed)))
+        lattice = lattice_for(rules)
+        return player_stats(lattice, *walk_table(lattice, table, rounds, kernel_state(seed)))
 
     def play_reference(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
-        return simulate_reference(grid_for(rules), strategy, rounds, rng, cards.kernel_state())
+        return simulate_reference(lattice_for(rules), strategy, rounds, rng, cards.kernel_state())
 
     def pack_key(self, rules: BonusRules) -> str:
         """What decides the spins: the games played (a uniform per bet picks the outcome of
@@ -117,7 +117,7 @@ class BonusGame(Game[BonusRules, PolicyTable]):
     def tabulate(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
         """A plain-Python policy that does not read the balance, as a table
         (:mod:`.tabulate`)."""
-        return tabulate_strategy(grid_for(rules), strategy).table
+        return tabulate_strategy(lattice_for(rules), strategy).table
 
     def check(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec) -> None:
         try:
@@ -150,7 +150,7 @@ class BonusGame(Game[BonusRules, PolicyTable]):
 
     def exact_table(self, rules: BonusRules, table: PolicyTable,
                     progression: ProgressionSpec) -> ExactValue | None:
-        return _exact_value(evaluate(grid_for(rules), table))
+        return _exact_value(evaluate(lattice_for(rules), table))
 
     def exact_unavailable(self, rules: BonusRules, strategy: Any,
                           progression: ProgressionSpec) -> str:
@@ -170,21 +170,22 @@ class BonusGame(Game[BonusRules, PolicyTable]):
 
     def bench_cases(self) -> list[BenchCase]:
         rules = PRESETS["seed"]
-        grid = grid_for(rules)
+        lattice = lattice_for(rules)
         state = kernel_state(np.random.SeedSequence(1))
 
         def kernel(stake: float):
-            table = Flat(stake).bonus_table(grid)
-            return lambda n: walk_table(grid, table, n, state)
+            table = FlatStake(stake).bonus_table(lattice)
+            return lambda n: walk_table(lattice, table, n, state)
 
         def reference(n: int) -> object:
-            return simulate_reference(grid, Flat(25.0), n, generator(np.random.SeedSequence(1)))
+            return simulate_reference(lattice, FlatStake(25.0), n,
+                                      generator(np.random.SeedSequence(1)))
 
         def programme(n: int) -> object:
             # Requirement W = sqrt(n) at stake 1: about W x (W + 100) states, close to n.
             w = max(10, int(math.sqrt(n)))
             sized = BonusRules(wagering=w / 100.0)
-            return evaluate(grid_for(sized), Flat(1.0).bonus_table(grid_for(sized)))
+            return evaluate(lattice_for(sized), FlatStake(1.0).bonus_table(lattice_for(sized)))
 
         return [
             BenchCase("seed bonus, flat 1, ~1,700 bets a player (kernel)", "players",
@@ -198,12 +199,12 @@ class BonusGame(Game[BonusRules, PolicyTable]):
 
     @staticmethod
     def _policies(rules: BonusRules) -> list[tuple[str, Any]]:
-        """Flat stakes the terms allow, bold play and the optimum (the exact tables' rows)."""
-        step = int(grid_for(rules).games["step"][0]) * rules.unit
+        """FlatStake stakes the terms allow, bold play and the optimum (the exact tables' rows)."""
+        step = int(lattice_for(rules).games["step"][0]) * rules.unit
         stakes = [s for s in TABLE_STAKES if s % step == 0 and
                   (not rules.max_bet or s <= rules.max_bet)]
-        return ([(f"flat {s:g}", Flat(s)) for s in stakes]
-                + [("bold", Bold()), ("optimal", Optimal())])
+        return ([(f"flat {s:g}", FlatStake(s)) for s in stakes]
+                + [("bold", Bold()), ("optimal", OptimalStakes())])
 
     def exact_tables(self, rules: BonusRules) -> dict[str, pd.DataFrame]:
         from sim.games.bonus.operator import claims_table, policy_rows
@@ -218,7 +219,7 @@ class BonusGame(Game[BonusRules, PolicyTable]):
             if value.tail_probability:
                 dist.append({"policy": label, "payout": value.tail_mean,
                              "probability": value.tail_probability, "note":
-                             "above the grid: mean of the payouts there"})
+                             "above the lattice: mean of the payouts there"})
             claims.append(claims_table(value).assign(policy=label))
         claims_frame = pd.concat(claims, ignore_index=True)
         claims_frame = claims_frame[["policy", *claims_frame.columns[:-1]]]
@@ -230,7 +231,7 @@ class BonusGame(Game[BonusRules, PolicyTable]):
 
         policies = self._policies(rules)
         chosen = [policies[0], policies[-1]]
-        return {"stakes": stake_chart(rules, optimal=Optimal()),
+        return {"stakes": stake_chart(rules, optimal=OptimalStakes()),
                 "cashout": cashout_chart([(label, policy_value(rules, p))
                                           for label, p in chosen])}
 

@@ -17,14 +17,14 @@ from matplotlib.figure import Figure
 
 from sim.core.plotting import legend_outside, new_axes
 from sim.games.bonus.dp import BonusValue
-from sim.games.bonus.grid import grid_for
-from sim.games.bonus.players import Flat
+from sim.games.bonus.lattice import lattice_for
+from sim.games.bonus.players import FlatStake
 from sim.games.bonus.terms import BonusRules
 from sim.games.bonus.value import policy_value
 
 
 def _allowed(rules: BonusRules, stakes: Sequence[float]) -> list[float]:
-    step = int(grid_for(rules).games["step"][0]) * rules.unit
+    step = int(lattice_for(rules).games["step"][0]) * rules.unit
     return [s for s in stakes if s % step == 0 and (not rules.max_bet or s <= rules.max_bet)]
 
 
@@ -35,7 +35,7 @@ def stake_chart(rules: BonusRules, stakes: Sequence[float] = (1, 2, 5, 10, 20, 2
     (if given) an optimal policy's profit beside them."""
     fig, ax = new_axes(ax, (7.5, 4.2))
     stakes = _allowed(rules, stakes)
-    values = [policy_value(rules, Flat(float(s))) for s in stakes]
+    values = [policy_value(rules, FlatStake(float(s))) for s in stakes]
     ax.plot(stakes, [v.expected_profit for v in values], "o-", color="C0",
             label="expected profit (exact)")
     ax.axhline(rules.naive_profit(0), color="C3", ls="--", lw=1,

@@ -11,7 +11,7 @@ limit ends play as a walk-away; otherwise the policy bets or walks away. The sim
 (:mod:`.walk`) follow the same order.
 
 Balances above ``bmax`` form the rich region: there no bust and no kink of a payoff can be
-reached before the end (see :mod:`.grid`), so the payoff is affine in the final balance,
+reached before the end (see :mod:`.lattice`), so the payoff is affine in the final balance,
 ``alpha * b + beta``, and the rest of play contributes its exact mean, variance, stakes and bets.
 The rich recursion runs over ``w`` alone.
 
@@ -28,12 +28,12 @@ import numba
 import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
-from sim.games.bonus.grid import (
+from sim.games.bonus.lattice import (
     BUST,
     COMPLETE,
     TIMEOUT,
     WALK,
-    Grid,
+    Lattice,
     PolicyTable,
     choose_bmax,
     complete_payoff,
@@ -174,7 +174,7 @@ def _row_stake_values(out, stakes, V, a, bt, p, w, returns, probs, nout, cw, ste
             if q == 0.0:
                 continue
             shift = _payout(s, returns[g, j]) - s  # b2 = b + shift
-            top = min(bmax - shift, bmax)  # the last balance whose b2 is on the grid
+            top = min(bmax - shift, bmax)  # the last balance whose b2 is on the lattice
             for b in range(lo, top + 1):
                 acc[b] += q * row[b + shift]
             for b in range(max(lo, top + 1), bmax + 1):
@@ -316,17 +316,17 @@ class Rich:
     game: np.ndarray
 
 
-def _kernel_games(grid: Grid) -> tuple:
-    g = grid.games
+def _kernel_games(lattice: Lattice) -> tuple:
+    g = lattice.games
     return g["returns"], g["probs"], g["nout"], g["cw"], g["step"]
 
 
-def rich_recursion(grid: Grid, rich_stake: np.ndarray | None, rich_game: np.ndarray | None,
+def rich_recursion(lattice: Lattice, rich_stake: np.ndarray | None, rich_game: np.ndarray | None,
                    candidates: tuple[np.ndarray, np.ndarray] | None = None) -> Rich:
     """The rich closure for a fixed rich policy (layers x phases x W+1 arrays, or one layer
     broadcast), or the best rich actions among ``candidates`` (stake codes, games)."""
-    n_layers = grid.max_bets + 1 if grid.max_bets else 1
-    shape = (n_layers, grid.phases, grid.requirement + 1)
+    n_layers = lattice.max_bets + 1 if lattice.max_bets else 1
+    shape = (n_layers, lattice.phases, lattice.requirement + 1)
     out = Rich(np.zeros(shape), np.zeros(shape), np.zeros(shape), np.zeros(shape),
                np.zeros(shape), np.zeros(shape, dtype=np.int64),
                np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64))
@@ -336,13 +336,13 @@ def rich_recursion(grid: Grid, rich_stake: np.ndarray | None, rich_game: np.ndar
         out.game[:k] = rich_game
     choose = candidates is not None
     cand_s, cand_g = candidates if choose else (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    prm = grid.params(0)
-    g = grid.games
-    ends = grid.affine_ends()
+    prm = lattice.params(0)
+    g = lattice.games
+    ends = lattice.affine_ends()
     arrays = (out.alpha, out.beta, out.var, out.staked, out.bets, out.end)
     for n in range(n_layers - 1, -1, -1):
-        nxt = n + 1 if grid.max_bets and n + 1 < n_layers else n
-        can_bet = not (grid.max_bets and n == n_layers - 1)
+        nxt = n + 1 if lattice.max_bets and n + 1 < n_layers else n
+        can_bet = not (lattice.max_bets and n == n_layers - 1)
         _rich_layer(prm, ends, g["mean"], g["var"], g["cw"], g["step"], out.stake[n],
                     out.game[n], *(x[nxt] for x in arrays), *(x[n] for x in arrays),
                     can_bet, choose, cand_s, cand_g)
@@ -374,38 +374,38 @@ class BonusValue:
         return self.mean_payout - self.deposit
 
 
-def evaluate(grid: Grid, table: PolicyTable, rich: Rich | None = None) -> BonusValue:
+def evaluate(lattice: Lattice, table: PolicyTable, rich: Rich | None = None) -> BonusValue:
     """Forward programme: the distribution of the payout and the expectations of play."""
     if rich is None:
-        rich = rich_recursion(grid, table.rich_stake, table.rich_game)
+        rich = rich_recursion(lattice, table.rich_stake, table.rich_game)
     bmax = table.bmax
-    prm = grid.params(bmax)
-    returns, probs, nout, cw, _ = _kernel_games(grid)
-    shape = (grid.phases, grid.requirement + 1, bmax + 1)
+    prm = lattice.params(bmax)
+    returns, probs, nout, cw, _ = _kernel_games(lattice)
+    shape = (lattice.phases, lattice.requirement + 1, bmax + 1)
     mass = np.zeros(shape)
-    phase, balance = grid.start
-    mass[phase, grid.requirement, balance] = 1.0
-    hist = np.zeros(bmax + grid.bonus + grid.cap + 2)
+    phase, balance = lattice.start
+    mass[phase, lattice.requirement, balance] = 1.0
+    hist = np.zeros(bmax + lattice.bonus + lattice.cap + 2)
     tail = np.zeros(3)
     out = np.zeros(6)
-    if not grid.max_bets:
+    if not lattice.max_bets:
         _forward_layer(prm, returns, probs, nout, cw, mass, mass, table.stake[0], table.game[0],
                        *(x[0] for x in _rich_arrays(rich)), hist, tail, out, True)
     else:
         nxt = np.zeros(shape)
-        for n in range(grid.max_bets + 1):
+        for n in range(lattice.max_bets + 1):
             layer = min(n, table.stake.shape[0] - 1)
-            r = min(n + 1, grid.max_bets)
+            r = min(n + 1, lattice.max_bets)
             _forward_layer(prm, returns, probs, nout, cw, mass, nxt, table.stake[layer],
                            table.game[layer], *(x[r] for x in _rich_arrays(rich)), hist, tail,
-                           out, n < grid.max_bets)
+                           out, n < lattice.max_bets)
             mass, nxt = nxt, mass
     values = np.nonzero(hist)[0]
-    u = grid.unit
+    u = lattice.unit
     mean = float(values @ hist[values] + tail[1])
     second = float((values.astype(float) ** 2) @ hist[values] + tail[2])
     return BonusValue(
-        deposit=grid.deposit * u, bonus=grid.bonus * u, mean_payout=mean * u,
+        deposit=lattice.deposit * u, bonus=lattice.bonus * u, mean_payout=mean * u,
         sd_payout=float(np.sqrt(max(second - mean * mean, 0.0))) * u,
         p_complete=float(out[COMPLETE]), p_bust=float(out[BUST]), p_walk=float(out[WALK]),
         p_timeout=float(out[TIMEOUT]), mean_wagered=float(out[4]) * u, mean_bets=float(out[5]),
@@ -417,24 +417,24 @@ def _rich_arrays(rich: Rich) -> tuple:
     return rich.alpha, rich.beta, rich.var, rich.staked, rich.bets, rich.end
 
 
-def backward_values(grid: Grid, table: PolicyTable, rich: Rich | None = None) -> np.ndarray:
+def backward_values(lattice: Lattice, table: PolicyTable, rich: Rich | None = None) -> np.ndarray:
     """Backward programme: the expected payout (units) from every state of the first layer,
     shape (phases, W + 1, bmax + 1)."""
     if rich is None:
-        rich = rich_recursion(grid, table.rich_stake, table.rich_game)
-    return _sweep_back(grid, table, rich, None)
+        rich = rich_recursion(lattice, table.rich_stake, table.rich_game)
+    return _sweep_back(lattice, table, rich, None)
 
 
-def _sweep_back(grid: Grid, table: PolicyTable, rich: Rich,
+def _sweep_back(lattice: Lattice, table: PolicyTable, rich: Rich,
                 candidates: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     bmax = table.bmax
-    prm = grid.params(bmax)
-    returns, probs, nout, cw, step = _kernel_games(grid)
+    prm = lattice.params(bmax)
+    returns, probs, nout, cw, step = _kernel_games(lattice)
     choose = candidates is not None
     cand_s, cand_g = candidates if choose else (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    shape = (grid.phases, grid.requirement + 1, bmax + 1)
+    shape = (lattice.phases, lattice.requirement + 1, bmax + 1)
     V = np.zeros(shape)
-    if not grid.max_bets:
+    if not lattice.max_bets:
         _backward_layer(prm, returns, probs, nout, cw, step, V, rich.alpha[0], rich.beta[0], V,
                         table.stake[0], table.game[0], True, choose, cand_s, cand_g)
         return V
@@ -442,7 +442,7 @@ def _sweep_back(grid: Grid, table: PolicyTable, rich: Rich,
     # The last layer: no bet left.
     _backward_layer(prm, returns, probs, nout, cw, step, nxt, rich.alpha[-1], rich.beta[-1],
                     nxt, table.stake[-1], table.game[-1], False, False, cand_s, cand_g)
-    for n in range(grid.max_bets - 1, -1, -1):
+    for n in range(lattice.max_bets - 1, -1, -1):
         layer = min(n, table.stake.shape[0] - 1)
         _backward_layer(prm, returns, probs, nout, cw, step, nxt, rich.alpha[n + 1],
                         rich.beta[n + 1], V, table.stake[layer], table.game[layer], True,
@@ -451,16 +451,16 @@ def _sweep_back(grid: Grid, table: PolicyTable, rich: Rich,
     return nxt
 
 
-def candidate_actions(grid: Grid, stakes: tuple[float, ...], games: tuple[int, ...] | None
+def candidate_actions(lattice: Lattice, stakes: tuple[float, ...], games: tuple[int, ...] | None
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Candidate (stake code, game) pairs: each listed stake (money) that the game allows,
     the largest stake allowed, and the stake that finishes the requirement at once."""
     codes, gs = [], []
-    step = grid.games["step"]
+    step = lattice.games["step"]
     for g in games if games is not None else range(len(step)):
         for money in stakes:
-            s = int(round(money / grid.unit))
-            if s > 0 and s % step[g] == 0 and (not grid.max_bet or s <= grid.max_bet):
+            s = int(round(money / lattice.unit))
+            if s > 0 and s % step[g] == 0 and (not lattice.max_bet or s <= lattice.max_bet):
                 codes.append(s)
                 gs.append(g)
         codes += [ALL_IN, TO_FINISH]
@@ -468,7 +468,7 @@ def candidate_actions(grid: Grid, stakes: tuple[float, ...], games: tuple[int, .
     return np.array(codes, dtype=np.int64), np.array(gs, dtype=np.int64)
 
 
-def optimal_table(grid: Grid, stakes: tuple[float, ...], games: tuple[int, ...] | None = None
+def optimal_table(lattice: Lattice, stakes: tuple[float, ...], games: tuple[int, ...] | None = None
                   ) -> PolicyTable:
     """The policy that maximises the expected payout in every state, among the candidate
     stakes (:func:`candidate_actions`) and walking away.
@@ -476,25 +476,25 @@ def optimal_table(grid: Grid, stakes: tuple[float, ...], games: tuple[int, ...] 
     Raises:
         ValueError: under a time limit, when a policy per bet would not fit in memory.
     """
-    candidates = candidate_actions(grid, stakes, games)
-    rich = rich_recursion(grid, None, None, candidates)
+    candidates = candidate_actions(lattice, stakes, games)
+    rich = rich_recursion(lattice, None, None, candidates)
     # Above bmax no candidate policy may reach a kink before the end, whichever it follows:
     # the loss before completion is below W / contribution plus one stake, and stakes above
-    # the grid are capped at the max bet (else at what finishes the requirement, or the
+    # the lattice are capped at the max bet (else at what finishes the requirement, or the
     # largest listed stake). The rich closure is then the best continuation there.
-    cw = grid.games["cw"]
-    s_cap = grid.max_bet or max(
-        max(int(grid.need(grid.requirement, np.int64(g))) for g in range(len(cw))),
+    cw = lattice.games["cw"]
+    s_cap = lattice.max_bet or max(
+        max(int(lattice.need(lattice.requirement, np.int64(g))) for g in range(len(cw))),
         int(candidates[0].max(initial=0)))
-    worst = -(-grid.requirement // int(cw.min())) + s_cap
-    bmax = max(choose_bmax(grid, rich.stake[0], rich.game[0], 0), grid.kink + worst + 1)
-    layers = grid.max_bets or 1
-    size = layers * grid.phases * (grid.requirement + 1) * (bmax + 1)
-    if grid.max_bets and size > MAX_LAYERED:
+    worst = -(-lattice.requirement // int(cw.min())) + s_cap
+    bmax = max(choose_bmax(lattice, rich.stake[0], rich.game[0], 0), lattice.kink + worst + 1)
+    layers = lattice.max_bets or 1
+    size = layers * lattice.phases * (lattice.requirement + 1) * (bmax + 1)
+    if lattice.max_bets and size > MAX_LAYERED:
         raise ValueError(f"max_bets: an optimal policy per bet needs {size:,} states (at most "
                          f"{MAX_LAYERED:,}); use a larger unit or a shorter time limit")
-    shape = (layers, grid.phases, grid.requirement + 1, bmax + 1)
+    shape = (layers, lattice.phases, lattice.requirement + 1, bmax + 1)
     table = PolicyTable(np.zeros(shape, dtype=np.int32), np.zeros(shape, dtype=np.int8),
                         rich.stake[:layers].astype(np.int32), rich.game[:layers].astype(np.int8))
-    _sweep_back(grid, table, rich, candidates)
+    _sweep_back(lattice, table, rich, candidates)
     return table

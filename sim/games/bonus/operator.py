@@ -70,24 +70,24 @@ def policy_rows(rules: BonusRules, policies: Iterable[tuple[str, Any]]
 
 
 def _distribution(value: BonusValue, deposit: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """Profit distribution on a whole-unit grid (the tail above the grid at its mean)."""
+    """Profit distribution on a whole-unit lattice (the tail above the lattice at its mean)."""
     payouts = list(value.payouts)
     probs = list(value.probabilities)
     if value.tail_probability:
         payouts.append(value.tail_mean)
         probs.append(value.tail_probability)
     step = math.gcd(*(int(round(x)) for x in [*payouts, deposit] if round(x))) or 1
-    grid = np.round(np.array(payouts) / step).astype(np.int64)
-    dense = np.zeros(grid.max() + 1)
-    np.add.at(dense, grid, probs)
+    lattice = np.round(np.array(payouts) / step).astype(np.int64)
+    dense = np.zeros(lattice.max() + 1)
+    np.add.at(dense, lattice, probs)
     return dense, np.arange(len(dense)) * step, float(step)
 
 
 def claims_cost(value: BonusValue, k: int) -> dict[str, float]:
     """Cost of one player claiming the bonus ``k`` times (independent accounts).
 
-    ``p_player_ahead`` is computed on the payout grid (by FFT, to about 1e-12); payouts above
-    the grid of the programme (rare large wins) enter at their mean.
+    ``p_player_ahead`` is computed on the payout lattice (by FFT, to about 1e-12); payouts above
+    the lattice of the programme (rare large wins) enter at their mean.
     """
     dense, values, step = _distribution(value, value.deposit)
     # The k-fold convolution at once, by FFT: the sum of k accounts' payouts.

@@ -14,34 +14,34 @@ import numpy as np
 
 from sim.core.memo import remember, table_cache
 from sim.games.bonus.dp import optimal_table
-from sim.games.bonus.grid import Grid, PolicyTable, grid_for
+from sim.games.bonus.lattice import Lattice, PolicyTable, lattice_for
 from sim.games.bonus.policy import decide_by_rule, tabulate, view_state
 from sim.games.bonus.terms import BonusBet, BonusRules, BonusView
 
 DEFAULT_STAKES = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 
 
-def _units(grid: Grid, money: float, name: str) -> int:
-    units = money / grid.unit
+def _units(lattice: Lattice, money: float, name: str) -> int:
+    units = money / lattice.unit
     if money < 0 or abs(units - round(units)) > 1e-9:
         raise ValueError(f"{name}: {money:g} is not a whole number of units "
-                         f"({grid.unit:g}) >= 0")
+                         f"({lattice.unit:g}) >= 0")
     return int(round(units))
 
 
-def _stake(grid: Grid, money: float, game: int, name: str) -> int:
-    s = _units(grid, money, name)
-    step = int(grid.games["step"][game])
+def _stake(lattice: Lattice, money: float, game: int, name: str) -> int:
+    s = _units(lattice, money, name)
+    step = int(lattice.games["step"][game])
     if s <= 0 or s % step:
         raise ValueError(f"{name}: {money:g} is not a positive multiple of the smallest stake "
-                         f"{step * grid.unit:g} of {grid.rules.games[game]}")
+                         f"{step * lattice.unit:g} of {lattice.rules.games[game]}")
     return s
 
 
-def _game(grid: Grid, game: int, name: str = "game") -> int:
+def _game(lattice: Lattice, game: int, name: str = "game") -> int:
     if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < len(
-            grid.rules.games):
-        raise ValueError(f"{name}: expected a game number 0..{len(grid.rules.games) - 1}, "
+            lattice.rules.games):
+        raise ValueError(f"{name}: expected a game number 0..{len(lattice.rules.games) - 1}, "
                          f"got {game!r}")
     return game
 
@@ -56,24 +56,24 @@ class RulePolicy:
         """What identifies the policy (tables are cached on it)."""
         return (type(self).__name__, tuple(sorted(vars(self).items())))
 
-    def bonus_table(self, grid: Grid) -> PolicyTable:
-        """The policy over every state of the grid."""
-        return _table(grid, self)
+    def bonus_table(self, lattice: Lattice) -> PolicyTable:
+        """The policy over every state of the lattice."""
+        return _table(lattice, self)
 
     def decide(self, view: BonusView, rng: object) -> BonusBet | None:
-        return decide_by_rule(grid_for(view.rules), self, view)
+        return decide_by_rule(lattice_for(view.rules), self, view)
 
-    def stops(self, grid: Grid, phase: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def stops(self, lattice: Lattice, phase: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Walk away at ``stop_at`` (if set) where walking away pays something."""
         if not self.stop_at:
             return np.zeros(np.broadcast(phase, b).shape, dtype=bool)
-        target = _units(grid, self.stop_at, "stop_at")
-        return (b >= target) & (grid.leave_value(phase, b) > 0)
+        target = _units(lattice, self.stop_at, "stop_at")
+        return (b >= target) & (lattice.leave_value(phase, b) > 0)
 
-    def horizon(self, grid: Grid) -> int:
-        return _units(grid, self.stop_at, "stop_at")
+    def horizon(self, lattice: Lattice) -> int:
+        return _units(lattice, self.stop_at, "stop_at")
 
-    def actions(self, grid: Grid, phase: np.ndarray, w: np.ndarray, b: np.ndarray
+    def actions(self, lattice: Lattice, phase: np.ndarray, w: np.ndarray, b: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
 
@@ -83,12 +83,12 @@ class RulePolicy:
 _TABLES = table_cache()
 
 
-def _table(grid: Grid, policy: RulePolicy) -> PolicyTable:
-    return remember(_TABLES, (grid.rules, policy.key()),
-                    lambda: tabulate(grid, policy, policy.name))
+def _table(lattice: Lattice, policy: RulePolicy) -> PolicyTable:
+    return remember(_TABLES, (lattice.rules, policy.key()),
+                    lambda: tabulate(lattice, policy, policy.name))
 
 
-class Flat(RulePolicy):
+class FlatStake(RulePolicy):
     """The same stake on one game every bet (walking away at stop_at, if set)."""
 
     name = "flat"
@@ -96,14 +96,14 @@ class Flat(RulePolicy):
     def __init__(self, stake: float = 1.0, game: int = 0, stop_at: float = 0.0) -> None:
         self.stake, self.game, self.stop_at = stake, game, stop_at
 
-    def actions(self, grid, phase, w, b):
-        g = _game(grid, self.game)
-        s = np.minimum(_stake(grid, self.stake, g, "stake"), grid.largest_stake(b, g))
-        s = np.where(self.stops(grid, phase, b), 0, s)
+    def actions(self, lattice, phase, w, b):
+        g = _game(lattice, self.game)
+        s = np.minimum(_stake(lattice, self.stake, g, "stake"), lattice.largest_stake(b, g))
+        s = np.where(self.stops(lattice, phase, b), 0, s)
         return s, np.full(np.shape(s), g)
 
-    def horizon(self, grid):
-        return max(super().horizon(grid), _units(grid, self.stake, "stake"))
+    def horizon(self, lattice):
+        return max(super().horizon(lattice), _units(lattice, self.stake, "stake"))
 
 
 class Bold(RulePolicy):
@@ -117,15 +117,15 @@ class Bold(RulePolicy):
     def __init__(self, game: int = 0, stop_at: float = 0.0) -> None:
         self.game, self.stop_at = game, stop_at
 
-    def actions(self, grid, phase, w, b):
-        g = _game(grid, self.game)
-        s = np.minimum(grid.largest_stake(b, g), grid.need(w, g))
-        s = np.where(self.stops(grid, phase, b), 0, s)
+    def actions(self, lattice, phase, w, b):
+        g = _game(lattice, self.game)
+        s = np.minimum(lattice.largest_stake(b, g), lattice.need(w, g))
+        s = np.where(self.stops(lattice, phase, b), 0, s)
         return s, np.full(np.shape(s), g)
 
-    def horizon(self, grid):
-        g = _game(grid, self.game)
-        return max(super().horizon(grid), int(grid.need(grid.requirement, g)))
+    def horizon(self, lattice):
+        g = _game(lattice, self.game)
+        return max(super().horizon(lattice), int(lattice.need(lattice.requirement, g)))
 
 
 class TwoTier(RulePolicy):
@@ -138,17 +138,17 @@ class TwoTier(RulePolicy):
         self.big, self.small, self.target, self.game, self.stop_at = (big, small, target, game,
                                                                        stop_at)
 
-    def actions(self, grid, phase, w, b):
-        g = _game(grid, self.game)
-        big, small = _stake(grid, self.big, g, "big"), _stake(grid, self.small, g, "small")
-        s = np.where(b < _units(grid, self.target, "target"), big, small)
-        s = np.minimum(s, grid.largest_stake(b, g))
-        s = np.where(self.stops(grid, phase, b), 0, s)
+    def actions(self, lattice, phase, w, b):
+        g = _game(lattice, self.game)
+        big, small = _stake(lattice, self.big, g, "big"), _stake(lattice, self.small, g, "small")
+        s = np.where(b < _units(lattice, self.target, "target"), big, small)
+        s = np.minimum(s, lattice.largest_stake(b, g))
+        s = np.where(self.stops(lattice, phase, b), 0, s)
         return s, np.full(np.shape(s), g)
 
-    def horizon(self, grid):
-        return max(super().horizon(grid), _units(grid, self.target, "target"),
-                   _units(grid, self.big, "big"))
+    def horizon(self, lattice):
+        return max(super().horizon(lattice), _units(lattice, self.target, "target"),
+                   _units(lattice, self.big, "big"))
 
 
 class SwitchGame(RulePolicy):
@@ -165,35 +165,35 @@ class SwitchGame(RulePolicy):
         self.stake, self.game, self.then_game = stake, game, then_game
         self.then_stake, self.switch_at, self.stop_at = then_stake, switch_at, stop_at
 
-    def actions(self, grid, phase, w, b):
-        then = len(grid.rules.games) - 1 if self.then_game is None else self.then_game
-        g1, g2 = _game(grid, self.game), _game(grid, then, "then_game")
-        s1 = _stake(grid, self.stake, g1, "stake")
-        s2 = _stake(grid, self.then_stake or self.stake, g2, "then_stake")
-        switch = _units(grid, self.switch_at, "switch_at") * grid.wagering_scale
+    def actions(self, lattice, phase, w, b):
+        then = len(lattice.rules.games) - 1 if self.then_game is None else self.then_game
+        g1, g2 = _game(lattice, self.game), _game(lattice, then, "then_game")
+        s1 = _stake(lattice, self.stake, g1, "stake")
+        s2 = _stake(lattice, self.then_stake or self.stake, g2, "then_stake")
+        switch = _units(lattice, self.switch_at, "switch_at") * lattice.wagering_scale
         late = np.asarray(w) <= switch
         g = np.where(late, g2, g1)
-        s = np.minimum(np.where(late, s2, s1), grid.largest_stake(b, g))
-        s = np.where(self.stops(grid, phase, b), 0, s)
+        s = np.minimum(np.where(late, s2, s1), lattice.largest_stake(b, g))
+        s = np.where(self.stops(lattice, phase, b), 0, s)
         return s, np.broadcast_to(g, np.shape(s))
 
-    def horizon(self, grid):
-        return max(super().horizon(grid), _units(grid, self.stake, "stake"),
-                   _units(grid, self.then_stake or self.stake, "then_stake"))
+    def horizon(self, lattice):
+        return max(super().horizon(lattice), _units(lattice, self.stake, "stake"),
+                   _units(lattice, self.then_stake or self.stake, "then_stake"))
 
 
 def _optimal(rules: BonusRules, stakes: tuple[float, ...], games: tuple[int, ...] | None
              ) -> PolicyTable:
-    return remember(_TABLES, (rules, ("Optimal", stakes, games)),
-                    lambda: optimal_table(grid_for(rules), stakes, games))
+    return remember(_TABLES, (rules, ("OptimalStakes", stakes, games)),
+                    lambda: optimal_table(lattice_for(rules), stakes, games))
 
 
-class Optimal:
+class OptimalStakes:
     """The best stake and game in every state, from the exact programme.
 
     Best: the largest expected withdrawal, among the listed stakes, all-in (cut to the max
     bet) and the stake that finishes the requirement at once, and walking away. Under a max
-    bet this is the optimum over those stakes; without one, play above the programme's grid
+    bet this is the optimum over those stakes; without one, play above the programme's lattice
     stakes at most what finishes the requirement (a rich balance is not staked at once).
     """
 
@@ -205,15 +205,15 @@ class Optimal:
         self.games = tuple(games) if games is not None else None
 
     def key(self) -> tuple:
-        return ("Optimal", self.stakes, self.games)
+        return ("OptimalStakes", self.stakes, self.games)
 
-    def bonus_table(self, grid: Grid) -> PolicyTable:
+    def bonus_table(self, lattice: Lattice) -> PolicyTable:
         for g in self.games or ():
-            _game(grid, g, "games")
-        return _optimal(grid.rules, self.stakes, self.games)
+            _game(lattice, g, "games")
+        return _optimal(lattice.rules, self.stakes, self.games)
 
     def decide(self, view: BonusView, rng: object) -> BonusBet | None:
-        grid = grid_for(view.rules)
-        phase, w, b = view_state(grid, view)
-        s, g = self.bonus_table(grid).action(view.bets, phase, w, b)
-        return BonusBet(s * grid.unit, g) if s > 0 else None
+        lattice = lattice_for(view.rules)
+        phase, w, b = view_state(lattice, view)
+        s, g = self.bonus_table(lattice).action(view.bets, phase, w, b)
+        return BonusBet(s * lattice.unit, g) if s > 0 else None

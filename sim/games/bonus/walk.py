@@ -23,13 +23,13 @@ from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest
 from sim.core.errors import IllegalActionError, StrategyFailedError
 from sim.core.stats import Stats, stats_from_arrays
 from sim.core.xoshiro import next_key, next_u64, raw_outputs, round_state, round_states
-from sim.games.bonus.grid import (
+from sim.games.bonus.lattice import (
     BUST,
     COMPLETE,
     END_NAMES,
     TIMEOUT,
     WALK,
-    Grid,
+    Lattice,
     PolicyTable,
     complete_payoff,
     leave_payoff,
@@ -100,37 +100,37 @@ def _walk(prm, start_phase, start_balance, returns, cdf, nout, cw, stake, game, 
     return payout, staked, bets, ends
 
 
-def walk_table(grid: Grid, table: PolicyTable, players: int, state: np.ndarray,
+def walk_table(lattice: Lattice, table: PolicyTable, players: int, state: np.ndarray,
                uniforms: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Per player (payout units, staked units, bets, end) on the compiled path."""
-    g = grid.games
-    phase, balance = grid.start
+    g = lattice.games
+    phase, balance = lattice.start
     given = np.zeros((0, 0)) if uniforms is None else np.ascontiguousarray(uniforms, float)
-    return _walk(grid.params(table.bmax), phase, balance, g["returns"], g["cdf"], g["nout"],
+    return _walk(lattice.params(table.bmax), phase, balance, g["returns"], g["cdf"], g["nout"],
                  g["cw"], table.stake, table.game, table.rich_stake, table.rich_game, players,
                  state, given)
 
 
-def player_stats(grid: Grid, payout: np.ndarray, staked: np.ndarray, bets: np.ndarray,
+def player_stats(lattice: Lattice, payout: np.ndarray, staked: np.ndarray, bets: np.ndarray,
                  ends: np.ndarray) -> Stats:
     """Statistics of players (money in the rules' currency, net against the deposit)."""
-    u = grid.unit
-    net = (payout - grid.deposit) * u
+    u = lattice.unit
+    net = (payout - lattice.deposit) * u
     counters = {name: float((ends == i).sum()) for i, name in enumerate(END_NAMES)}
     counters.update(bets=float(bets.sum()), payout=float(payout.sum() * u),
                     payout2=float(((payout * u) ** 2).sum()))
-    return stats_from_arrays(net, np.full(len(net), grid.deposit * u), staked * u, counters)
+    return stats_from_arrays(net, np.full(len(net), lattice.deposit * u), staked * u, counters)
 
 
 # ----------------------------------------------------------------------- reference path
-def _check(action: Any, view: BonusView, grid: Grid, strategy: Any, situation: str
+def _check(action: Any, view: BonusView, lattice: Lattice, strategy: Any, situation: str
            ) -> tuple[int, int]:
     def illegal(why: str) -> IllegalActionError:
         return IllegalActionError(strategy, action, situation, why)
 
     if not isinstance(action, BonusBet):
         raise illegal("expected a BonusBet(stake, game) or None to walk away")
-    games = len(grid.games["step"])
+    games = len(lattice.games["step"])
     if isinstance(action.game, bool) or not isinstance(action.game, (int, np.integer)) or not (
             0 <= action.game < games):
         raise illegal(f"game must be a game number 0..{games - 1}")
@@ -138,40 +138,40 @@ def _check(action: Any, view: BonusView, grid: Grid, strategy: Any, situation: s
     if isinstance(stake, bool) or not isinstance(stake, (int, float, np.number)) or not (
             math.isfinite(stake) and stake > 0):
         raise illegal("the stake must be a positive number")
-    units = stake / grid.unit
-    step = int(grid.games["step"][action.game])
+    units = stake / lattice.unit
+    step = int(lattice.games["step"][action.game])
     if abs(units - round(units)) > 1e-9 or round(units) % step:
-        raise illegal(f"the stake must be a whole multiple of {step * grid.unit:g} on "
+        raise illegal(f"the stake must be a whole multiple of {step * lattice.unit:g} on "
                       f"{view.rules.games[action.game]}")
     s = int(round(units))
-    if s > round(view.balance / grid.unit):
+    if s > round(view.balance / lattice.unit):
         raise illegal(f"the stake is above the balance {view.balance:g}")
-    if grid.max_bet and s > grid.max_bet:
-        raise illegal(f"the max bet is {grid.max_bet * grid.unit:g}")
+    if lattice.max_bet and s > lattice.max_bet:
+        raise illegal(f"the max bet is {lattice.max_bet * lattice.unit:g}")
     return s, int(action.game)
 
 
-def play_player(grid: Grid, strategy: Any, rng: np.random.Generator,
+def play_player(lattice: Lattice, strategy: Any, rng: np.random.Generator,
                 uniforms: np.ndarray | None = None) -> tuple[int, int, int, int]:
     """One player on the reference path: (payout units, staked units, bets, end)."""
-    rules = grid.rules
-    g = grid.games
-    kind, forfeit_all, bonus, cap = grid.kind, grid.forfeit_all, grid.bonus, grid.cap
-    p, b = grid.start
-    w, n, total = grid.requirement, 0, 0
+    rules = lattice.rules
+    g = lattice.games
+    kind, forfeit_all, bonus, cap = lattice.kind, lattice.forfeit_all, lattice.bonus, lattice.cap
+    p, b = lattice.start
+    w, n, total = lattice.requirement, 0, 0
     while True:
         if w == 0:
             return complete_payoff(kind, p, b, bonus, cap), total, n, COMPLETE
-        if b < grid.min_stake:
+        if b < lattice.min_stake:
             if p == REAL_PHASE:
                 p, b = 0, b + bonus
                 continue
             return leave_payoff(kind, forfeit_all, 0, b, bonus), total, n, BUST
-        if grid.max_bets and n >= grid.max_bets:
+        if lattice.max_bets and n >= lattice.max_bets:
             return leave_payoff(kind, forfeit_all, p, b, bonus), total, n, TIMEOUT
-        view = BonusView(b * grid.unit, grid.wagering_money(w), total * grid.unit, n,
+        view = BonusView(b * lattice.unit, lattice.wagering_money(w), total * lattice.unit, n,
                          "real" if p == REAL_PHASE else "bonus",
-                         grid.max_bets - n if grid.max_bets else None, rules)
+                         lattice.max_bets - n if lattice.max_bets else None, rules)
         situation = f"at balance {view.balance:g}, wagering left {view.wagering_left:g}"
         try:
             action = strategy.decide(view, rng)
@@ -179,7 +179,7 @@ def play_player(grid: Grid, strategy: Any, rng: np.random.Generator,
             raise StrategyFailedError(strategy, situation, exc) from exc
         if action is None:
             return leave_payoff(kind, forfeit_all, p, b, bonus), total, n, WALK
-        s, game = _check(action, view, grid, strategy, situation)
+        s, game = _check(action, view, lattice, strategy, situation)
         u = uniforms[n] if uniforms is not None else rng.random()
         j = int(_outcome(g["cdf"], int(g["nout"][game]), game, float(u)))
         b += int(s * g["returns"][game, j] + 0.5) - s
@@ -203,13 +203,13 @@ class Spins:
         return self.drawn[n]
 
 
-def simulate_reference(grid: Grid, strategy: Any, players: int, rng: np.random.Generator,
+def simulate_reference(lattice: Lattice, strategy: Any, players: int, rng: np.random.Generator,
                        key: np.ndarray | None = None) -> Stats:
     """Statistics of ``players`` players on the reference path (any strategy): the strategy
     draws from ``rng``; the spins come from ``key`` (the kernel's state: the compiled walk's
     spins player by player), by default drawn from ``rng``."""
     if key is None:
         key = rng.integers(0, 2 ** 64, size=4, dtype=np.uint64)
-    rows = np.array([play_player(grid, strategy, rng, Spins(key, i)) for i in range(players)],
+    rows = np.array([play_player(lattice, strategy, rng, Spins(key, i)) for i in range(players)],
                     dtype=np.int64).reshape(-1, 4)
-    return player_stats(grid, rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3])
+    return player_stats(lattice, rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3])

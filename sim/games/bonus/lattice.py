@@ -1,4 +1,4 @@
-"""The terms on an integer grid, the payoffs at the end of play, and policies as tables.
+"""The terms on an integer lattice, the payoffs at the end of play, and policies as tables.
 
 Money is counted in whole units (``rules.unit``) and the requirement in wagering units
 (``unit / wagering_scale``), so the exact programme and the simulated players walk the same
@@ -66,7 +66,7 @@ def _affine_leave(kind: int, forfeit_all: bool, phase: int, bonus: int) -> tuple
 
 
 @dataclass(frozen=True, eq=False)
-class Grid:
+class Lattice:
     """The terms in whole units, and the games as arrays (what the kernels read).
 
     Attributes:
@@ -94,7 +94,7 @@ class Grid:
     max_bets: int
 
     @classmethod
-    def of(cls, rules: BonusRules) -> Grid:
+    def of(cls, rules: BonusRules) -> Lattice:
         u, wq = float(rules.unit), rules.wagering_scale
 
         def whole(x: float) -> int:
@@ -194,9 +194,9 @@ class Grid:
 
 
 @lru_cache(maxsize=64)
-def grid_for(rules: BonusRules) -> Grid:
-    """The integer grid of some terms (built once per process)."""
-    return Grid.of(rules)
+def lattice_for(rules: BonusRules) -> Lattice:
+    """The integer lattice of some terms (built once per process)."""
+    return Lattice.of(rules)
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,9 +229,9 @@ class PolicyTable:
         return int(self.stake[layer, phase, w, b]), int(self.game[layer, phase, w, b])
 
 
-def rich_losses(grid: Grid, rich_stake: np.ndarray, rich_game: np.ndarray) -> np.ndarray:
+def rich_losses(lattice: Lattice, rich_stake: np.ndarray, rich_game: np.ndarray) -> np.ndarray:
     """Per (phase, w): the most a rich player can lose before play ends (sum of its stakes)."""
-    cw = grid.games["cw"]
+    cw = lattice.games["cw"]
     loss = np.zeros(rich_stake.shape, dtype=np.int64)
     for w in range(1, rich_stake.shape[1]):
         s = rich_stake[:, w]
@@ -240,8 +240,9 @@ def rich_losses(grid: Grid, rich_stake: np.ndarray, rich_game: np.ndarray) -> np
     return loss
 
 
-def choose_bmax(grid: Grid, rich_stake: np.ndarray, rich_game: np.ndarray, horizon: int) -> int:
-    """The top of the balance grid: above it, the rich closure is exact (see module doc)."""
-    phase, balance = grid.start
-    worst = int(rich_losses(grid, rich_stake, rich_game).max())
-    return int(max(balance, horizon, grid.kink + worst, grid.min_stake + grid.bonus)) + 1
+def choose_bmax(lattice: Lattice, rich_stake: np.ndarray, rich_game: np.ndarray,
+                horizon: int) -> int:
+    """The top of the balance lattice: above it, the rich closure is exact (see module doc)."""
+    phase, balance = lattice.start
+    worst = int(rich_losses(lattice, rich_stake, rich_game).max())
+    return int(max(balance, horizon, lattice.kink + worst, lattice.min_stake + lattice.bonus)) + 1
