@@ -152,8 +152,12 @@ def value_lines(frame: pd.DataFrame, round_name: str, name: str) -> list[str]:
             value = "" if math.isnan(row["edge"]) else (
                 f"{row['edge_fraction']} = {row['edge']:.6g}" if row["edge_fraction"]
                 else f"{row['edge']:.6g}")
-            text = value or row["note"]
-            lines.append(f"{_cell(row['variant'], vw)}{_cell(row['strategy'], sw)}{text}"[:WIDTH])
+            start = f"{_cell(row['variant'], vw)}{_cell(row['strategy'], sw)}"
+            if value:
+                lines.append(f"{start}{value}"[:WIDTH])
+                continue
+            for i, part in enumerate(_wrap(row["note"], WIDTH - vw - sw, "")):
+                lines.append((start if i == 0 else " " * (vw + sw)) + part)
         return lines
     other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
     other_label = "edge per initial stake" if basis.endswith("wagered") \

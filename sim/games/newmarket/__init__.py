@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.progression import ProgressionSpec
+from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, Game
+from sim.games.newmarket.exact import unavailable_reason
 from sim.games.newmarket.play import ReferenceRound, simulate_table
 from sim.games.newmarket.rules import (
     POLICY_NAMES,
@@ -94,6 +95,12 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
             nets, paid, counters = player.play(orders)
             stats.add_round(float(nets[0]), float(paid), float(paid), counters)
         return stats
+
+    def exact_unavailable(self, rules: NewmarketRules, strategy: Any,
+                          progression: ProgressionSpec) -> str:
+        if progression.kind != FLAT:
+            return super().exact_unavailable(rules, strategy, progression)
+        return unavailable_reason(rules)  # whatever the strategy: the deal is the obstacle
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters

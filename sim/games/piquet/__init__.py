@@ -22,11 +22,12 @@ import numpy as np
 import pandas as pd
 
 from sim.core.estimate import Estimate, Measure, frequency
-from sim.core.progression import ProgressionSpec
+from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.piquet import exact as exact_odds
+from sim.games.piquet import exact_deal
 from sim.games.piquet.deal import PiquetTable, play_reference, policy_discard, simulate_table
 from sim.games.piquet.hand import card_name, describe, parse_card
 from sim.games.piquet.rules import (
@@ -76,6 +77,12 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
             net, counters = play_reference(shuffles.permutation(32), rules, strategy, rng)
             stats.add_round(net, 0.0, 0.0, counters)
         return stats
+
+    def exact_table_unavailable(self, rules: PiquetRules, table: PiquetTable,
+                                progression: ProgressionSpec) -> str:
+        if progression.kind != FLAT:
+            return super().exact_table_unavailable(rules, table, progression)
+        return exact_deal.unavailable_reason(rules, table)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c, n = stats.counters, stats.rounds

@@ -64,6 +64,16 @@ def discard_of(hand, take, point_w, sequence_w, sets_w, sets_from):
     return hand[order[:take]]
 
 
+@numba.njit(cache=True)
+def exchange_sizes(elder_take, younger_take, elder_max, younger_max, minimum, talon):
+    """How many cards elder and younger exchange under the policies' ``elder_take`` and
+    ``younger_take`` (0: every card he may) and the rules' limits, from a talon of ``talon``."""
+    ke = min(max(elder_take, minimum), elder_max)
+    room = min(talon - ke, younger_max)
+    ky = room if younger_take == 0 else min(younger_take, room)
+    return ke, max(ky, min(minimum, room))
+
+
 @numba.njit(forceinline=True)
 def _exchanged(hand, drop, talon, start, take):
     """The hand after an exchange: its cards but the discards ``drop``, then ``take`` cards of
@@ -99,12 +109,9 @@ def _play(order, elder_take, younger_take, weights, sets_from, elder_max, younge
     for r in range(sets_from, 8):
         if (em[0] >> r) & (em[1] >> r) & (em[2] >> r) & (em[3] >> r) & 1:
             quatorze = 1
-    ke = min(max(elder_take, minimum), elder_max)
+    ke, ky = exchange_sizes(elder_take, younger_take, elder_max, younger_max, minimum, TALON)
     drop = discard_of(elder, ke, weights[0], weights[1], weights[2], sets_from)
     kept = _exchanged(elder, drop, talon, 0, ke)
-    room = min(TALON - ke, younger_max)
-    ky = room if younger_take == 0 else min(younger_take, room)
-    ky = max(ky, min(minimum, room))
     drop = discard_of(younger, ky, weights[3], weights[4], weights[5], sets_from)
     ykept = _exchanged(younger, drop, talon, ke, ky)
     em2 = masks_of(kept)
@@ -234,5 +241,5 @@ def policy_discard(policy: ExchangePolicy, view: PiquetView, sets_from: int) -> 
                                        policy.point, policy.sequence, policy.sets, sets_from)]
 
 
-__all__ = ["COUNTERS", "PiquetTable", "discard_of", "play_reference", "policy_discard",
-           "simulate_table", "suit_runs"]
+__all__ = ["COUNTERS", "PiquetTable", "discard_of", "exchange_sizes", "play_reference",
+           "policy_discard", "simulate_table", "suit_runs"]

@@ -142,8 +142,14 @@ def contest(elder, younger, elder_blanche, younger_blanche, sets_from, blanche_p
     declare it) scores ``blanche_points``. A player with 30 or more while the other has
     nothing, neither point nor sequence being equal, adds ``repique_points``.
     """
-    e = evaluate(elder, sets_from)
-    y = evaluate(younger, sets_from)
+    return contest_evaluated(evaluate(elder, sets_from), evaluate(younger, sets_from),
+                             elder_blanche, younger_blanche, blanche_points, repique_points)
+
+
+@numba.njit(cache=True)
+def contest_evaluated(e, y, elder_blanche, younger_blanche, blanche_points, repique_points):
+    """:func:`contest` of two hands given by their :func:`evaluate` tuples (an enumeration
+    that meets the same declarations many times evaluates each hand once)."""
     ep = 0
     yp = 0
     point_equal = e[0] == y[0] and e[1] == y[1]
