@@ -19,24 +19,30 @@ such tickets, number B k/(A + 1) on average, with E[X(X - 1)] = B(B - 1) k (k + 
 so the tier leaves the state, and T = k + X.
 
 **The independent walk, corrected, with a bound.** A print run of millions has far too many
-multisets within a long session (a top prize buys hundreds of tickets). Both laws give a
-session path of n tickets the probabilities prod_t c_t^(d_t) / N^n and prod_t (c_t)_(d_t) /
-(N)_n; their ratio is rho = prod_t P_t / b, with P_t = prod_(j < d_t) (1 - j/c_t) and b =
-prod_(k < n) (1 - k/N). So E[h] without replacement is E[h rho] with, and for h >= 0 the
-inequalities 1 - x <= e^-x <= 1 - x + x^2/2 and prod (1 - x_j) >= 1 - sum x_j give, with
-s = C(T, 2)/N and sigma = sum_t sigma_t, sigma_t = C(d_t, 2)/c_t:
-
-    (1 - sigma)(1 + s) <= rho <= (1 - sigma + sigma^2/2) / (1 - s)     (s < 1),
-
-so E[h (1 + s - sigma)] is E[h] without replacement to within -E[h s sigma] and
-+E[h (sigma^2/2 + s^2)/(1 - s)], and sigma^2 <= (sum_t w_t)(sum_t sigma_t^2/w_t) for any w > 0,
-with sigma_t^2 <= sigma_t C(T, 2)/c_t. The walk carries, per net, the probability and the
-first two factorial moments of every tier's count, which move linearly (a ticket of tier t
-adds 1 to d_t and 2 d_t to d_t (d_t - 1)); a session sure to buy every ticket left is finished
-in closed form (the moments of k independent tickets' total and count). h runs over the
-money left and the tickets and their squares and product, all >= 0 (money is net plus the
-budget, or plus the most the tickets can cost), which give the net's mean and SD and the edge
-per amount wagered with its bound.
+multisets within a long session (a prize of hundreds buys hundreds of tickets). Both laws
+give a path of n tickets the probabilities prod_t c_t^(d_t) / N^n and prod_t (c_t)_(d_t) /
+(N)_n, whose ratio is rho = e^(A - B), A = -sum_(k < n) log(1 - k/N), B = -sum_t sum_(j < d_t)
+log(1 - j/c_t). A session's path is taken to its stop, or to the ticket after which it is
+sure to buy every ticket left (a stopping time either way), and H is the session's h there
+(money left, tickets, their squares and product: all >= 0), or h's expectation without
+replacement from that point on; then E[h] without replacement is E[H rho] with. With T the
+path's tickets, s = C(T, 2)/N, sigma_t = C(d_t, 2)/c_t and Delta = s - sum_t sigma_t,
+x <= -log(1 - x) <= x + x^2/(2(1 - x)) give s <= A <= s + r and B >= sigma, so rho <=
+e^(Delta + r) <= 1 + Delta + r + K (Delta^2 + r^2) (K = e^(s + r) at the cap on tickets).
+Where no tier has drawn over half its tickets, -log(1 - x) <= x + x^2 (x <= 1/2) gives
+B <= sigma + tau, tau = sum_t sum_(j < d_t) j^2/c_t^2, so rho >= 1 + s - sigma - tau;
+elsewhere rho >= 0, which only a tier of fewer than twice the cap can reach, and ind_t =
+(d_t)_k / (m_t)_k >= 1 counts it (m_t = floor(c_t/2) + 1). So E[h] lies within E[H (1 +
+Delta)] - E[H (tau + (1 + s) sum_t ind_t)] and E[H (1 + Delta)] + E[H (r + K r^2)] +
+K E[H Delta^2], where Delta = sum_t delta_t, delta_t = (p_t^2 (T)_2 - (d_t)_2) / (2 c_t), and
+E[H Delta^2] <= (sum_t sqrt(E[H delta_t^2]))^2 (Cauchy-Schwarz on each path, with those
+weights). Every term is E[H] times a polynomial of degree four at most in one tier's
+count: the walk carries, per net, the probability and the first four factorial moments of
+every tier's count, which move linearly ((d + 1)_k = (d)_k + k (d)_(k - 1)). A session sure
+to buy every ticket left is finished in closed form (its money tells the prize total left, so
+the mean is exact; the spread lies between the pool's sum of squared prizes less prizes won x
+the top prize and that sum, and h = money^2 takes the upper one, the gap added to its lower
+error), which keeps the long sessions of a top prize out of s.
 """
 
 from __future__ import annotations
