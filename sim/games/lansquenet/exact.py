@@ -252,7 +252,8 @@ def _stacked_start(acc: _Bank) -> list[_Walk] | None:
 
 def _settle_lost(acc: _Bank, walk: _Walk, met: np.ndarray) -> None:
     """Banks that will lose all they hold: settle their money now; follow their cards on for
-    the counts of coups and the run lengths only."""
+    the counts of coups and the run lengths only (NaN from where banks reach pack states the
+    chain does not model: those counts are not known)."""
     v, chain = acc.value, acc.chain
     total, weight = float(walk.mass.sum()), float(walk.weight.sum())
     v.result -= total
@@ -272,7 +273,12 @@ def _settle_lost(acc: _Bank, walk: _Walk, met: np.ndarray) -> None:
         v.wins += p_w
         v.losses += p_l
         v.runs[min(run, RUN_CAP)] += p_l
-        mass = to_j @ mass + to_w @ mass
+        moved = to_j @ mass + to_w @ mass
+        if p_j + p_w - float(moved.sum()) > 1e-14:
+            v.coups = v.voids = v.jumelles = v.wins = v.losses = np.nan
+            v.runs[min(run + 1, RUN_CAP):] = np.nan
+            return
+        mass = moved
         run += 1
 
 
