@@ -14,8 +14,8 @@ its first card's rank is matched first one to one onto those where the second's 
 every other coup alone; so a history's W may be read as "the banker won" (or "lost") with the
 same probability, jointly with everything after. After the history a *probe* asks what follows:
 nothing; ``V`` two cards z != w of which no card is left (the pack runs out: a void coup); ``O``
-exactly one card left (a void); ``E`` no card left (a fresh pack, no void). A jumelle next is
-the history extended by J.
+exactly one card left (a card z, then none: a void); ``E`` no card left (a fresh pack, no
+void). A jumelle next is the history extended by J.
 
 **Counting.** Fix which special cards share a rank (a *labelling*: a set partition of the
 pattern's rank variables with x != y in every decided coup and z != w in V). Its s distinct
@@ -48,7 +48,9 @@ cards are left, and its coup's odds are conditional probabilities: jumelle P(hJ)
 A child reached with the pack emptied starts afresh (the fresh pack is the root). A chain over
 the nodes is exact for any policy that decides by the bank's run and money, which are functions
 of the history; a node whose children are not built is terminal (a bank going on from it has
-no exact value).
+no exact value). The labellings of a pattern grow like Bell numbers in its rank variables, so
+nodes are kept to histories of at most :data:`MAX_DECIDED` decided coups and
+:data:`MAX_HISTORY` coups in all (a few hundred labellings, tenths of a second).
 """
 
 from __future__ import annotations

@@ -180,8 +180,8 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
         if rules.pool().printed:
             return ("no exact value: on a printed game each ticket changes the odds of the "
                     "next; this session has too many drawn multisets to walk, and the walk "
-                    "of independent tickets, corrected, is not within "
-                    f"{EDGE_BOUND:g} of the edge")
+                    "of independent tickets corrected for it runs past its work budget or "
+                    f"cannot bound its error within {EDGE_BOUND:g} of the edge")
         return super().exact_table_unavailable(rules, table, progression)
 
     def session_nets_table(self, rules: ScratchRules, table: ScratchPlan,

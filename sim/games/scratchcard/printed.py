@@ -58,6 +58,7 @@ from sim.games.scratchcard.rules import Pool, ScratchPlan
 
 BOX_LIMIT = 4_000_000  # drawn multisets the exact walk may hold (8 bytes each)
 EDGE_BOUND = 1e-5  # the largest bound on the edge a corrected walk may report as its value
+WALK_LIMIT = 5_000_000  # tickets x nets the corrected walk may visit (the shipped: 1e6)
 NONE = -(1 << 60)  # "no such stop" on the integer grid
 
 
@@ -331,7 +332,8 @@ def _moment_walk(gains, probs, counts, consts, first, n_max, lo, hi, shift, v_mi
 def corrected_moments(pool: Pool, plan: ScratchPlan, grid: Any) -> PrintedMoments | None:
     """Moments without replacement from the independent walk on the plan's ``grid``, first
     order corrected, with rigorous bounds (see the module's docstring); None where the plan
-    has neither a floor nor a ceiling on the net."""
+    has neither a floor nor a ceiling on the net, or its tickets times its nets are over
+    :data:`WALK_LIMIT`."""
     gains, price, lo, hi = _grid_stops(grid)
     counts = np.asarray(pool.counts, dtype=np.int64)
     live = counts > 0
@@ -354,6 +356,8 @@ def corrected_moments(pool: Pool, plan: ScratchPlan, grid: Any) -> PrintedMoment
     v_min = (lo if lo != NONE else n_max * g_min) + (first - 1) * g_min
     v_max = (hi if hi != NONE else lo - n_max * g_min) + (first - 1) * g_max
     v_min, v_max = min(v_min, 0), max(v_max, 0)
+    if n_max * (v_max - v_min + 1) > WALK_LIMIT:
+        return None
     acc, acc_t, spread = _moment_walk(gains, probs, counts.astype(np.float64), consts, first,
                                       n_max, lo, hi, int(shift), int(v_min), int(v_max), g_min)
     central = acc[:, 0] + acc[:, 1] - acc[:, 2]
