@@ -16,10 +16,11 @@ from sim.games.lansquenet import (
     run_lengths,
     table_value,
 )
-from sim.games.lansquenet.chain import moment_chain, profile_chain
+from sim.games.lansquenet.chain import profile_chain
 from sim.games.lansquenet.cheat import pounds_shillings_pence
 from sim.games.lansquenet.coup import Deck, deal_coup
-from sim.games.lansquenet.exact import full_cover_table, policy_rows
+from sim.games.lansquenet.exact import bank_histories, full_cover_table, policy_rows
+from sim.games.lansquenet.patterns import history_probability, tree_chain
 from sim.games.lansquenet.rules import BankerPolicy, LansquenetTable, PunterPolicy
 from strategies.lansquenet import (
     AvoidRun,
@@ -226,26 +227,89 @@ def test_profile_chain_rows_are_coup_odds():
     assert abs(other.to_win - chain.to_win).max() < 1e-15
 
 
-def test_moment_chain_agrees_with_the_profile_chain_for_two_coups():
-    for ranks, per_rank in ((13, 4), (5, 4), (4, 3), (6, 2)):
-        exact, moments = profile_chain(ranks, per_rank, False), moment_chain(ranks, per_rank,
-                                                                             False)
-        rules = LansquenetRules(rank_count=ranks, suits=per_rank)
-        for k in (1, 2):
-            table = full_cover_table(rules, BankerPolicy(pass_after=k))
-            a, b = bank_value(rules, table, 0, exact), bank_value(rules, table, 0, moments)
-            assert np.allclose(bank_vector(a), bank_vector(b), rtol=0, atol=1e-12)
-        deep = bank_value(rules, full_cover_table(rules, BankerPolicy(pass_after=3)), 0,
-                          moments)
-        assert deep is None
+def _histories_of_orderings(counts: list[int]) -> dict[tuple[str, str], float]:
+    """P(history, probe) by dealing every distinct ordering of a pack: each coup read as J,
+    W (the first card's rank matched first) or neither, until one is neither."""
+    rows = distinct_orderings(counts).tolist()
+    tally: dict[tuple[str, str], int] = {}
+
+    def add(key: tuple[str, str]) -> None:
+        tally[key] = tally.get(key, 0) + 1
+
+    for row in rows:
+        deck, history = Deck(row), ""
+        while True:
+            add((history, ""))
+            if deck.left < 2:
+                add((history, "E" if deck.left == 0 else "O"))
+                break
+            outcome, _ = deal_coup(deck, banker_first=True)
+            if outcome == "V":
+                add((history, "V"))
+            if outcome not in "JW" or len(history) == 3:
+                break
+            history += outcome
+    return {key: n / len(rows) for key, n in tally.items()}
 
 
-def test_several_packs_without_reshuffle_are_exact_for_two_coups_only():
+@pytest.mark.parametrize("ranks, per_rank", [(3, 3), (4, 2), (2, 4), (3, 4), (5, 2)])
+def test_pattern_counts_match_every_ordering_of_small_packs(ranks, per_rank):
+    brute = _histories_of_orderings([per_rank] * ranks)
+    histories = ["", "J", "W", "JJ", "JW", "WJ", "WW", "JJJ", "JJW", "WJJ", "JWJ", "WJW",
+                 "WWJ", "JWW"]
+    for history in histories:
+        for probe in ("", "V", "O", "E"):
+            got = history_probability(ranks, per_rank, history, probe)
+            assert got == pytest.approx(brute.get((history, probe), 0.0), abs=1e-13), (
+                history, probe)
+
+
+@pytest.mark.parametrize("variant", ["3x2", "2x3 banker-first whole", "2x2 three seats",
+                                     "2 packs of 2x1, pool"])
+@pytest.mark.parametrize("name", ["pass after 3", "target 4, a quarter each", "limit 2.5"])
+def test_the_tree_of_coup_histories_matches_enumeration(variant, name):
+    # The chain of several packs, built for packs small enough to deal every ordering: void
+    # coups and emptied packs send banks on to second and third packs.
+    rules = SMALL[variant]
+    strategy = {"pass after 3": PassAfter(3),
+                "target 4, a quarter each": PassAtTarget(target=4.0, share=0.25),
+                "limit 2.5": STRATEGIES["limit 2.5"]}[name]
+    table = strategy.as_table(rules)
+    chain = tree_chain(rules.rank_count, rules.max_per_rank, bank_histories(rules, table))
+    for banker in (0, 1):
+        exact = bank_value(rules, table, banker, chain)
+        assert_same(bank_vector(exact), brute_force_bank(rules, strategy, banker))
+
+
+@pytest.mark.parametrize("ranks, per_rank", [(13, 4), (5, 4), (4, 3), (6, 2)])
+def test_the_tree_of_coup_histories_agrees_with_the_profile_chain(ranks, per_rank):
+    exact = profile_chain(ranks, per_rank, False)
+    rules = LansquenetRules(rank_count=ranks, suits=per_rank)
+    for strategy in (PassAfter(1), PassAfter(2), PassAfter(3),
+                     PassAtTarget(target=4.0, share=0.25), PassAtTarget(target=6.0)):
+        table = strategy.as_table(rules)
+        tree = tree_chain(ranks, per_rank, bank_histories(rules, table))
+        a, b = bank_value(rules, table, 0, exact), bank_value(rules, table, 0, tree)
+        assert np.allclose(bank_vector(a), bank_vector(b), rtol=0, atol=1e-12)
+    deep = full_cover_table(rules, BankerPolicy(pass_after=4))  # WWW: three decided coups
+    assert bank_value(rules, deep, 0, tree_chain(ranks, per_rank,
+                                                 bank_histories(rules, deep))) is None
+
+
+def test_several_packs_without_reshuffle_are_exact_as_far_as_the_histories_reach():
+    from sim.games.lansquenet.bank_law import bank_law
+
     rules = LansquenetRules(packs=6)
-    assert table_value(rules, PassAfter(2).as_table(rules)) is not None
-    assert table_value(rules, PassAfter(3).as_table(rules)) is None
+    for strategy in (PassAfter(2), PassAfter(3), PassAtTarget(target=4.0, share=0.25)):
+        table = strategy.as_table(rules)
+        assert table_value(rules, table) is not None
+        # The law of a bank, banks reaching unmodelled packs only to pass there.
+        values, probs = bank_law(rules, table)
+        assert values @ probs == pytest.approx(-bank_value(rules, table, 0).result, abs=1e-12)
+    deep = PassAfter(4).as_table(rules)
+    assert table_value(rules, deep) is None and bank_law(rules, deep) is None
     runs = run_lengths(rules)
-    assert not np.isnan(runs[:2]).any() and np.isnan(runs[2:]).all()
+    assert not np.isnan(runs[:3]).any() and np.isnan(runs[3:]).all()
     every_coup = dataclasses.replace(rules, reshuffle="coup")
     p = (1 + 23 / 311) / 2  # a fresh pack every coup: runs are geometric
     assert run_lengths(every_coup)[:5] == pytest.approx([(1 - p) * p ** k for k in range(5)])

@@ -16,7 +16,14 @@ from sim.core.stats import Stats
 from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
 from sim.games.lansquenet.exact import seats_value
 from sim.games.lansquenet.kernel import simulate_table
-from strategies.lansquenet import CoverBelow, FollowRun, NeverPass, PassAfter, Sharper
+from strategies.lansquenet import (
+    CoverBelow,
+    FollowRun,
+    NeverPass,
+    PassAfter,
+    PassAtTarget,
+    Sharper,
+)
 
 FLAT = ProgressionSpec()
 GRID = [(jumelle, packs, reshuffle) for jumelle in ("half", "whole") for packs in (1, 6)
@@ -49,6 +56,26 @@ def test_edges_and_run_lengths_agree_with_exact(jumelle, packs, reshuffle):
     # are neither jumelles nor void.
     wins, losses = stats.counters["wins"], stats.counters["losses"]
     assert abs(_z_rate(wins, int(wins + losses), 0.5)) < 4
+
+
+@pytest.mark.parametrize("jumelle", ["half", "whole"])
+@pytest.mark.parametrize("strategy", [PassAfter(3), PassAtTarget(target=4.0, share=0.25)],
+                         ids=["pass after 3", "pass at 4x"])
+def test_six_packs_three_and_four_coups_deep_agree_with_the_counted_histories(jumelle,
+                                                                            strategy):
+    # Banks that need the pack after two and three coups of six packs: the tree of coup
+    # histories (sim.games.lansquenet.patterns), not the profile chain.
+    rules = LansquenetRules(packs=6, jumelle=jumelle)
+    n = 300_000
+    stats = GAME.simulate(rules, strategy, FLAT, n,
+                          np.random.SeedSequence([6, jumelle == "whole", 3]))
+    exact = GAME.exact(rules, strategy, FLAT)
+    assert abs((stats.edge_per_initial_bet - exact.edge_per_initial_bet) / stats.stderr) < 4
+    assert abs((stats.edge_per_total_wagered - exact.edge_per_total_wagered)
+               / stats.stderr_per_total_wagered) < 4
+    runs = _mean_runs(rules, strategy.as_table(rules))
+    for k in range(4):
+        assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, runs[k])) < 4
 
 
 @pytest.mark.parametrize("rules", [LansquenetRules(), LansquenetRules(reshuffle="coup"),

@@ -184,9 +184,123 @@ def test_sessions_against_every_sequence_of_tickets(plan):
                 pytest.approx(1 - brute["max"], abs=1e-12))
 
 
-def test_sessions_on_a_printed_pool_are_exact_only_when_fixed():
+def _printed(price: float, prizes: list[float], counts: list[int]) -> Pool:
+    counts_a = np.array(counts, dtype=np.int64)
+    return Pool(price, np.array(prizes), counts_a / counts_a.sum(), counts_a)
+
+
+class _Replay:
+    """One ordering of a print run, dealt ticket by ticket."""
+
+    def __init__(self, row):
+        self.row, self.i = [int(t) for t in row], 0
+
+    def tickets_left(self):
+        return len(self.row) - self.i
+
+    def draw(self):
+        self.i += 1
+        return self.row[self.i - 1]
+
+
+def _brute_printed(pool: Pool, plan: ScratchPlan) -> dict[str, float]:
+    """The session's moments over every distinct ordering of a print run (equally likely),
+    played by the reference path's rule."""
+    from types import SimpleNamespace
+
+    from sim.games.scratchcard import play_session
+    from strategies.scratchcard import PlanPlayer
+    from tests.conftest import distinct_orderings
+
+    rules = SimpleNamespace(pool=lambda: pool, session_limit=10**6)
+    rows = distinct_orderings([int(c) for c in pool.counts])
+    nets, tickets = [], []
+    for row in rows:
+        net, _, _, bought, _ = play_session(rules, PlanPlayer(plan), None, _Replay(row))
+        nets.append(net)
+        tickets.append(bought)
+    net, t = np.array(nets), np.array(tickets, dtype=float)
+    ratio = net.mean() / t.mean()
+    return {"tickets": t.mean(), "mean": net.mean(), "sd": net.std(),
+            "sd_residual": (net - ratio * t).std()}
+
+
+PRINT_RUN = _printed(1.0, [5.0, 2.0, 1.0, 0.0], [1, 2, 2, 6])  # 13,860 orderings
+
+
+@pytest.mark.parametrize("pool, plan", [
+    (PRINT_RUN, ScratchPlan(first=1, max_tickets=11, budget=3)),  # the 1s leave the state
+    (PRINT_RUN, ScratchPlan(first=1, max_tickets=5, budget=3)),  # ... not when the cap binds
+    (PRINT_RUN, ScratchPlan(first=2, max_tickets=11, budget=4)),
+    (PRINT_RUN, ScratchPlan(first=1, max_tickets=8, stop_win=3, stop_loss=3)),
+    (PRINT_RUN, ScratchPlan(first=1, max_tickets=9, stop_win=2)),
+    (_printed(0.5, [3.0, 1.0, 0.5, 0.0], [2, 3, 2, 5]), ScratchPlan(first=1, max_tickets=12,
+                                                                     budget=2)),
+], ids=str)
+def test_printed_sessions_against_every_ordering_of_a_print_run(pool, plan):
+    brute = _brute_printed(pool, plan)
+    exact = session_value(pool, plan)
+    assert exact.method == "multisets" and exact.edge_bound == 0.0
+    assert exact.mean_tickets == pytest.approx(brute["tickets"], abs=1e-12)
+    assert exact.mean_net == pytest.approx(brute["mean"], abs=1e-12)
+    assert exact.sd_net == pytest.approx(brute["sd"], abs=1e-9)
+    assert exact.sd_residual_total == pytest.approx(brute["sd_residual"], abs=1e-9)
+
+
+@pytest.mark.parametrize("prizes, counts, plan", [
+    ([10.0, 3.0, 0.0], [300, 4000, 35700], ScratchPlan(first=1, max_tickets=60, budget=5)),
+    # Sessions sure to buy every ticket left, finished in closed form:
+    ([10.0, 3.0, 0.0], [300, 4000, 35700], ScratchPlan(first=1, max_tickets=20, budget=5)),
+    ([10.0, 3.0, 0.0], [300, 4000, 35700], ScratchPlan(first=3, max_tickets=25, budget=6)),
+    ([20.0, 3.0, 1.0, 0.0], [30, 4000, 5000, 30670],
+     ScratchPlan(first=1, max_tickets=40, budget=5, stop_win=25)),
+    ([10.0, 3.0, 0.0], [300, 4000, 35700], ScratchPlan(first=2, max_tickets=30, stop_loss=6)),
+], ids=str)
+def test_the_corrected_walk_brackets_the_exact_value_of_a_print_run(prizes, counts, plan):
+    from sim.games.scratchcard.exact import plan_grid
+    from sim.games.scratchcard.printed import corrected_moments, multiset_moments
+
+    # 40,000 tickets: the walk over multisets is exact; the corrected walk must hold it
+    # within its bounds, which are far tighter than the independent walk's error.
+    pool = _printed(1.0, prizes, counts)
+    grid = plan_grid(pool, plan)
+    exact = multiset_moments(pool, plan, grid)
+    walk = corrected_moments(pool, plan, grid)
+    independent = session_value(Pool(pool.price, pool.values, pool.probs), plan)
+    assert abs(walk.net - exact.net) <= walk.bound_net
+    assert abs(walk.tickets - exact.tickets) <= walk.bound_tickets
+    assert walk.bound_tickets < 0.35 * abs(independent.mean_tickets - exact.tickets)
+    assert walk.bound_net < 0.15 * abs(independent.mean_net - exact.net)
+    assert walk.net2 == pytest.approx(exact.net2, rel=1e-4)
+    assert walk.net_tickets == pytest.approx(exact.net_tickets, rel=1e-6)
+
+
+def test_the_corrected_walk_of_a_vast_print_run_is_the_independent_walk():
+    from sim.games.scratchcard.exact import plan_grid
+    from sim.games.scratchcard.printed import corrected_moments
+
+    online = ScratchRules("oh-snap", mode="online").pool()
+    vast = Pool(online.price, online.values, online.probs,
+                np.round(online.probs * 1e15).astype(np.int64))
+    for plan in (ScratchPlan(first=1, max_tickets=300, budget=20),
+                 ScratchPlan(first=2, max_tickets=100, stop_win=30, stop_loss=10)):
+        walk = corrected_moments(vast, plan, plan_grid(vast, plan))
+        plain = session_value(online, plan)
+        assert walk.tickets == pytest.approx(plain.mean_tickets, rel=1e-9)
+        assert walk.net == pytest.approx(plain.mean_net, rel=1e-9)
+        assert walk.bound_tickets < 1e-9 and walk.bound_net < 1e-9
+
+
+def test_sessions_on_a_printed_pool_are_exact_drawn_without_replacement():
     pool = ScratchRules("deal-em").pool()
-    assert session_value(pool, ScratchPlan(first=1, max_tickets=5, stop_win=2)) is None
+    short = session_value(pool, ScratchPlan(first=1, max_tickets=5, stop_win=2))
+    assert short.method == "multisets" and short.edge_bound == 0.0
+    # A budget of 20 spends the box's 0.5 tickets to the last: the money left is always 0.
+    budget = session_value(pool, ScratchPlan(first=1, max_tickets=1000, budget=20))
+    assert budget.mean_net == pytest.approx(-20.0, abs=1e-12) and budget.sd_net < 1e-6
+    big = session_value(ScratchRules("oh-snap").pool(),
+                        ScratchPlan(first=1, max_tickets=1000, budget=20))
+    assert big.method == "corrected walk" and 0 < big.edge_bound < 1e-6
     fixed = session_value(pool, ScratchPlan(first=10, max_tickets=10))
     sd = ticket_odds(pool).sd * math.sqrt(10 * 1040 / 1049)  # finite-population correction
     assert fixed.mean_net == pytest.approx(10 * (335 / 1050 - 0.5))

@@ -108,6 +108,24 @@ def test_sessions_agree_with_exact_values(preset, strategy):
         exact.mean_total_wagered / rules.prize_table.price, rel=0.05)
 
 
+@pytest.mark.parametrize("preset", ["deal-em", "oh-snap", "true-north"])
+def test_budget_sessions_on_printed_games_agree_with_exact_values(preset):
+    # Drawn without replacement from each session's own print run: deal-em's 1,050 tickets
+    # by every drawn multiset, the others by the corrected walk (sim.games.scratchcard.printed).
+    rules = GAME.presets[preset]
+    strategy = Budget(20, max_tickets=1000)
+    exact = GAME.exact(rules, strategy, FLAT)
+    stats = GAME.simulate(rules, strategy, FLAT, 40_000, np.random.SeedSequence(8))
+    se_total = exact.sd_residual_total / math.sqrt(stats.rounds) / exact.mean_total_wagered
+    z = z_score(stats.edge_per_total_wagered, exact.edge_per_total_wagered, se_total)
+    assert abs(z) < 4, (stats.edge_per_total_wagered, exact.edge_per_total_wagered, z)
+    if exact.sd_net > 1e-9:
+        se = exact.sd_net / math.sqrt(stats.rounds) / exact.mean_initial_stake
+        assert abs(z_score(stats.edge_per_initial_bet, exact.edge_per_initial_bet, se)) < 4
+    else:  # the box is spent to the last 0.5: every session nets -20
+        assert stats.net_hist == {-20.0: stats.rounds}
+
+
 def test_the_reference_path_agrees_with_exact_values():
     rules = GAME.presets["online-example"]
     plan = StopWinLoss(20, stop_win=5, stop_loss=5)

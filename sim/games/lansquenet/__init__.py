@@ -46,6 +46,7 @@ from sim.games.lansquenet.exact import (
     policy_rows,
     run_lengths,
     table_value,
+    unavailable_note,
 )
 from sim.games.lansquenet.kernel import play_coups, session_nets, simulate_table
 from sim.games.lansquenet.players import TableSeats
@@ -138,8 +139,7 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
     def exact_table_unavailable(self, rules: LansquenetRules, table: LansquenetTable,
                                 progression: ProgressionSpec) -> str:
         if progression.kind == FLAT:
-            return ("no exact value: the Markov chain over pack compositions runs past its "
-                    "budget for these rules")
+            return unavailable_note(rules, table)
         return super().exact_table_unavailable(rules, table, progression)
 
     def session_nets_table(self, rules: LansquenetRules, table: LansquenetTable,

@@ -11,7 +11,9 @@ less what the banker keeps. A void coup returns the walk to a fresh pack. The sh
 coups are certain and played first, as in the expectation.
 
 A bank that rides on for ever has its mass halve coup by coup, so the walk stops once what is
-left is below 1e-15; a walk that reaches a pack state the chain does not model gives no law.
+left is below 1e-15. Banks that reach a pack state the chain does not model are carried as
+unknown mass with their bank: they are settled if the banker passes there, and otherwise the
+bank has no exact law.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def bank_law(rules: LansquenetRules, table: LansquenetTable, banker: int = 0,
     """(values, probabilities) of the table's net in a bank opened afresh by seat
     ``banker`` at ``opening`` units; None where the chain does not reach or the bank has not
     settled within MAX_COUPS coups."""
-    chain = rules_chain(rules)
+    chain = rules_chain(rules, table)
     if chain.void[chain.start] > 0 or table.bankers[banker].carry:
         return None
     acc = _Bank(rules, table, banker, chain)
@@ -73,13 +75,13 @@ def bank_law(rules: LansquenetRules, table: LansquenetTable, banker: int = 0,
             state = found
     mass = np.zeros(chain.size)
     mass[state] = 1.0
-    layer = {(run, round(bank, 12)): (bank, mass)}
+    layer = {(run, round(bank, 12)): (bank, mass, 0.0)}
     to_j, to_w = chain.forward
     for _ in range(MAX_COUPS):
         nxt: dict = {}
         left = 0.0
-        for (run, _), (bank, mass) in layer.items():
-            total = float(mass.sum())
+        for (run, _), (bank, mass, unknown) in layer.items():
+            total = float(mass.sum()) + unknown
             if run and policy.passes(bank, 1.0, run):
                 end(total, bank)
                 continue
@@ -87,21 +89,22 @@ def bank_law(rules: LansquenetRules, table: LansquenetTable, banker: int = 0,
             if share <= MONEY_EPS:
                 end(total, bank)
                 continue
+            if unknown > 1e-14:
+                return None  # banks going on from pack states the chain does not model
             mass = mass.copy()
             mass[chain.start] += float(mass @ chain.void)  # a void coup: a fresh pack
             end(float(mass @ chain.lose), bank * (1.0 - share))
             for gain, p, matrix in ((rules.jumelle_take, chain.jumelle, to_j),
                                     (1.0, chain.win, to_w)):
                 moved = matrix @ mass
-                if float(mass @ p) - float(moved.sum()) > 1e-14:
-                    return None  # into pack states the chain does not model
+                lost = max(0.0, float(mass @ p) - float(moved.sum()))  # into unmodelled states
                 grown = bank * (1.0 + gain * share)
                 key = (run + 1, round(grown, 12))
                 if key in nxt:
-                    nxt[key] = (grown, nxt[key][1] + moved)
+                    nxt[key] = (grown, nxt[key][1] + moved, nxt[key][2] + lost)
                 else:
-                    nxt[key] = (grown, moved)
-                left += float(moved.sum())
+                    nxt[key] = (grown, moved, lost)
+                left += float(moved.sum()) + lost
         layer = nxt
         if left < LEFT_EPS:
             return _pairs(law) if abs(sum(law.values()) - 1.0) < 1e-12 else None

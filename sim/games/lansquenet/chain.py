@@ -17,10 +17,9 @@ other cards removes a uniformly random m-subset of them, so the chance of each r
 profile is a product of binomial coefficients (:func:`_removals`), and the chance of turning
 exactly m others and then a given matching card is ``1 / (C(N', m) (N' - m))``.
 
-Several packs have too many profiles. For them :func:`moment_chain` gives the first two coups of
-a bank exactly: the odds of a coup are linear in ``sum c(c - 1)`` and in the number of pairs of
-one-card ranks, whose expectations after a random removal are hypergeometric moments; the
-states after two coups are left unknown (*terminal*), so values needing more are not exact.
+Several packs have too many profiles. For them :mod:`.patterns` counts the card orders that
+deal each history of a bank's first coups, and its chain is the tree of those histories; the
+histories beyond it are left unknown (*terminal*), so values needing them are not exact.
 """
 
 from __future__ import annotations
@@ -283,85 +282,3 @@ def profile_chain(ranks: int, per_rank: int, banker_first: bool) -> Chain:
         shape=(size, size))
     return Chain(full, jum, win, lose, void, to_jumelle, to_win, np.zeros(size, dtype=bool),
                  tuple(profiles))
-
-
-# ------------------------------------------------------------------ two coups, several packs
-def _hyper_one(total: int, per_rank: int, left: int) -> float:
-    """P(a rank of ``per_rank`` cards among ``total`` keeps exactly one card when ``left``
-    of the total are left)."""
-    return per_rank * comb(total - per_rank, left - 1) / comb(total, left) if left >= 1 else 0.0
-
-
-def _hyper_two(total: int, per_rank: int, left: int) -> float:
-    """P(two given ranks both keep exactly one card)."""
-    if left < 2:
-        return 0.0
-    return per_rank ** 2 * comb(total - 2 * per_rank, left - 2) / comb(total, left)
-
-
-def moment_chain(ranks: int, per_rank: int, banker_first: bool) -> Chain:
-    """The first two coups of a bank from a fresh pack of ``ranks`` ranks of ``per_rank``
-    cards, exactly, for any number of packs.
-
-    States: the fresh pack; the pack after a jumelle (one rank two cards short); and, after a
-    coup won by the banker that turned m other cards, a state per m whose odds are the
-    expectation over the random removal. Only the fresh pack has known successors.
-    """
-    c0, n = per_rank, ranks * per_rank
-    fresh = [c0] * ranks
-    odds_fresh = coup_odds(fresh, banker_first)
-    after_jumelle = coup_odds([c0 - 2] + [c0] * (ranks - 1), banker_first)
-    n2 = n - 2
-    matching = 2 * (c0 - 1)
-    others = n2 - matching
-    states = [odds_fresh, after_jumelle]
-    to_win = []
-    for m in range(others + 1):
-        # The first two cards of different ranks, m others, then the banker's rank.
-        p = (c0 * (ranks - 1) * c0 / (n * (n - 1))) * ranks * comb(others, m) / comb(n2, m) \
-            * (c0 - 1) / (n2 - m)
-        to_win.append(p)
-        left = n2 - m - 1
-        if left == 0:
-            states.append(odds_fresh)
-            continue
-        if left == 1:
-            states.append(CoupOdds(0.0, 0.0, 0.0, 1.0))
-            continue
-        kept = others - m
-        q = (c0 - 1) * (c0 - 2) + (c0 - 2) * (c0 - 3) + (ranks - 2) * c0 * (c0 - 1) * (
-            kept * (kept - 1) / (others * (others - 1)) if others > 1 else 0.0)
-        fixed = (c0 - 1 == 1) + (c0 - 2 == 1)
-        ones = (ranks - 2) * _hyper_one(others, c0, kept)
-        pairs = fixed * (fixed - 1) + 2 * fixed * ones + (ranks - 2) * (ranks - 3) * _hyper_two(
-            others, c0, kept)
-        jumelle = q / (left * (left - 1))
-        void = pairs / (left * (left - 1))
-        half = (1.0 - jumelle - void) / 2
-        states.append(CoupOdds(jumelle, half, half, void))
-    size = len(states)
-    to_jumelle = sparse.csr_matrix(([odds_fresh.jumelle], ([0], [1])), shape=(size, size))
-    win_matrix = sparse.csr_matrix((to_win, ([0] * len(to_win), range(2, size))),
-                                   shape=(size, size))
-    terminal = np.ones(size, dtype=bool)
-    terminal[0] = False
-    return Chain(0, *(np.array([getattr(s, f) for s in states])
-                      for f in ("jumelle", "banker", "table", "void")),
-                 to_jumelle, win_matrix, terminal)
-
-
-def chain_for(ranks: int, per_rank: int, reshuffle_each_coup: bool) -> Chain:
-    """The chain for a pack rule: a single fresh-pack state when every coup is reshuffled,
-    the profile chain when it is small enough, else the two-coup moment chain. Fair play does
-    not depend on whose card is turned first (see the module's docstring), so one chain
-    serves both orders."""
-    if reshuffle_each_coup:
-        return single_state_chain((per_rank,) * ranks, False)
-    if profile_count(ranks, per_rank) <= PROFILE_LIMIT:
-        return profile_chain(ranks, per_rank, False)
-    return _moment_chain(ranks, per_rank)
-
-
-@lru_cache(maxsize=16)
-def _moment_chain(ranks: int, per_rank: int) -> Chain:
-    return moment_chain(ranks, per_rank, False)

@@ -26,8 +26,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.games.base import ExactValue
-from sim.games.lansquenet.chain import Chain, chain_for
+from sim.games.lansquenet.chain import (
+    PROFILE_LIMIT,
+    Chain,
+    profile_chain,
+    profile_count,
+    single_state_chain,
+)
 from sim.games.lansquenet.coup import RUN_CAP
+from sim.games.lansquenet.patterns import (
+    DEFAULT_HISTORIES,
+    MAX_DECIDED,
+    MAX_HISTORY,
+    reachable,
+    tree_chain,
+)
 from sim.games.lansquenet.rules import (
     MONEY_EPS,
     BankerPolicy,
@@ -41,9 +54,67 @@ MASS_EPS = 1e-18  # probability below which a walk is dropped once its money is 
 MAX_COUPS = 600  # decided coups a walk may last before the analysis gives up
 
 
-def rules_chain(rules: LansquenetRules) -> Chain:
-    """The chain of pack states for these rules."""
-    return chain_for(rules.rank_count, rules.max_per_rank, rules.reshuffle == "coup")
+def rules_chain(rules: LansquenetRules, table: LansquenetTable | None = None) -> Chain:
+    """The chain of pack states for these rules: a single fresh-pack state when every coup is
+    reshuffled, the profile chain when it is small enough, else the tree of the coup histories
+    after which a bank of ``table`` plays on (by default, every history of up to two coups;
+    see :mod:`.patterns`). Fair play does not depend on whose card is turned first (see
+    :mod:`.chain`), so one chain serves both orders."""
+    ranks, per_rank = rules.rank_count, rules.max_per_rank
+    if rules.reshuffle == "coup":
+        return single_state_chain((per_rank,) * ranks, False)
+    if profile_count(ranks, per_rank) <= PROFILE_LIMIT:
+        return profile_chain(ranks, per_rank, False)
+    return tree_chain(ranks, per_rank, DEFAULT_HISTORIES if table is None
+                      else bank_histories(rules, table))
+
+
+def unavailable_note(rules: LansquenetRules, table: LansquenetTable) -> str:
+    """Why a flat-stake table has no exact value, in words."""
+    if any(b.carry for b in table.bankers):
+        return "no exact value: a seat carries on passed banks (its opening stake varies)"
+    profiles = profile_count(rules.rank_count, rules.max_per_rank)
+    if rules.reshuffle == "bank" and profiles > PROFILE_LIMIT:
+        stacked = any(b.portee for b in table.bankers)
+        return ("no exact value: " + ("a stacked pack of several packs is not a history of "
+                                      "coups from a fresh pack" if stacked else
+                                      f"a bank here plays on past the coup histories counted "
+                                      f"exactly (at most {MAX_DECIDED} decided coups, "
+                                      f"{MAX_HISTORY} in all); the chain over pack profiles "
+                                      f"would have {profiles:,} states"))
+    return ("no exact value: the Markov chain over pack compositions runs past its budget for "
+            "these rules")
+
+
+def bank_histories(rules: LansquenetRules, table: LansquenetTable) -> frozenset[str]:
+    """The histories of coups (words over J and W, from a fresh pack) after which a bank of some
+    seat plays another coup, within the reach of :mod:`.patterns`.
+
+    A bank's stakes and its banker's decisions depend on its run and its money, which a
+    history fixes; a void coup or an emptied pack starts the history again with the bank as it
+    was, so the histories from a fresh bank are the ones met. A history beyond the counting's
+    reach is left out: a bank that gets there has no exact value. A bank sure to lose all it
+    holds is settled without its coups (:func:`_settle_lost` follows them only for its counts,
+    as far as every history of two coups), and a stacked pack is not a history.
+    """
+    out: set[str] = set(DEFAULT_HISTORIES)
+    take = rules.jumelle_take
+    for seat in range(rules.seats):
+        acc = _Bank(rules, table, seat, None)
+        if acc.policy.portee:
+            continue
+        stack: list[tuple[str, float, int]] = [("", 1.0, 0)]
+        while stack:
+            history, bank, run = stack.pop()
+            if run and acc.policy.passes(bank, 1.0, run):
+                continue
+            share = float(acc.fractions(bank if acc.by_bank else None, run).sum())
+            if share <= MONEY_EPS or acc.always_lost(run, share) or not reachable(history):
+                continue
+            out.add(history)
+            stack += [(history + "J", bank * (1.0 + take * share), run + 1),
+                      (history + "W", bank * (1.0 + share), run + 1)]
+    return frozenset(out)
 
 
 @dataclass
@@ -181,7 +252,8 @@ def _stacked_start(acc: _Bank) -> list[_Walk] | None:
 
 def _settle_lost(acc: _Bank, walk: _Walk, met: np.ndarray) -> None:
     """Banks that will lose all they hold: settle their money now; follow their cards on for
-    the counts of coups and the run lengths only."""
+    the counts of coups and the run lengths only (NaN from where banks reach pack states the
+    chain does not model: those counts are not known)."""
     v, chain = acc.value, acc.chain
     total, weight = float(walk.mass.sum()), float(walk.weight.sum())
     v.result -= total
@@ -201,7 +273,12 @@ def _settle_lost(acc: _Bank, walk: _Walk, met: np.ndarray) -> None:
         v.wins += p_w
         v.losses += p_l
         v.runs[min(run, RUN_CAP)] += p_l
-        mass = to_j @ mass + to_w @ mass
+        moved = to_j @ mass + to_w @ mass
+        if p_j + p_w - float(moved.sum()) > 1e-14:
+            v.coups = v.voids = v.jumelles = v.wins = v.losses = np.nan
+            v.runs[min(run + 1, RUN_CAP):] = np.nan
+            return
+        mass = moved
         run += 1
 
 
@@ -213,7 +290,7 @@ def bank_value(rules: LansquenetRules, table: LansquenetTable, banker: int,
     without reshuffle, beyond two coups), or the bank's result has no finite expectation or
     does not settle within MAX_COUPS coups.
     """
-    chain = chain if chain is not None else rules_chain(rules)
+    chain = chain if chain is not None else rules_chain(rules, table)
     if chain.void[chain.start] > 0:
         raise ValueError("a fresh pack that can run out: the renewal of void coups diverges")
     acc = _Bank(rules, table, banker, chain)
@@ -284,7 +361,7 @@ def bank_value(rules: LansquenetRules, table: LansquenetTable, banker: int,
 def seats_value(rules: LansquenetRules, table: LansquenetTable) -> list[BankValue] | None:
     """One :class:`BankValue` per banker seat (None if any is not exact). Seats that bank and
     face punters alike have the same bank, its seat results turned round the table."""
-    chain = rules_chain(rules)
+    chain = rules_chain(rules, table)
     n = rules.seats
     done: dict[tuple, tuple[int, BankValue | None]] = {}
     values = []

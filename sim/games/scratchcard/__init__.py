@@ -44,6 +44,7 @@ from sim.games.scratchcard.play import (
     simulate_reference,
 )
 from sim.games.scratchcard.players import FixedTickets
+from sim.games.scratchcard.printed import EDGE_BOUND
 from sim.games.scratchcard.rules import PRESETS, Pool, ScratchPlan, ScratchRules, ScratchView
 from sim.games.scratchcard.table import (
     CLAIMS_FILE,
@@ -177,7 +178,9 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
                                 progression: ProgressionSpec) -> str:
         if rules.pool().printed:
             return ("no exact value: on a printed game each ticket changes the odds of the "
-                    "next, and this session's length depends on its results")
+                    "next; this session has too many drawn multisets to walk, and the walk "
+                    "of independent tickets corrected for it runs past its work budget or "
+                    f"cannot bound its error within {EDGE_BOUND:g} of the edge")
         return super().exact_table_unavailable(rules, table, progression)
 
     def session_nets_table(self, rules: ScratchRules, table: ScratchPlan,

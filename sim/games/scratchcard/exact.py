@@ -10,9 +10,10 @@ so distributions are exact up to floating-point rounding of the probabilities:
 * a session that stops on its results (stop-win, stop-loss, a budget with prizes reinvested) on
   an online card is a walk on the net result, followed ticket by ticket (the mass that can no
   longer meet any stop is set aside: it buys every ticket left). Its expected net follows from
-  Wald's identity, E[net] = E[tickets] x (E[prize] - price). On a printed pool, a session whose
-  length depends on its results has no exact value here (each ticket changes the odds of the
-  next); fixed purchases do, by linearity.
+  Wald's identity, E[net] = E[tickets] x (E[prize] - price). On a printed pool each ticket
+  changes the odds of the next: :mod:`.printed` walks every drawn multiset where they are few,
+  and otherwise corrects this walk for drawing without replacement, with a rigorous bound;
+  fixed purchases are exact by linearity.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from fractions import Fraction
 import numpy as np
 from scipy.stats import hypergeom
 
+from sim.games.scratchcard.printed import (
+    EDGE_BOUND,
+    PrintedMoments,
+    corrected_moments,
+    multiset_moments,
+)
 from sim.games.scratchcard.rules import Pool, ScratchPlan
 from sim.games.scratchcard.table import money_step
 
@@ -181,17 +188,22 @@ class SessionValue:
     p_max_tickets: float = 1.0
     sd_net: float = 0.0
     sd_residual_total: float = 0.0  # SD of net + house edge x wagered (see ExactValue)
+    # A printed pool's session: how its moments were found (:mod:`.printed`), and a rigorous
+    # bound on |exact - value| of the edge per amount wagered (0: exact to rounding).
+    method: str = ""
+    edge_bound: float = 0.0
 
 
 def session_value(pool: Pool, plan: ScratchPlan) -> SessionValue | None:
     """Exact expected tickets and net of a session, or None where there is no exact value
-    (a printed pool with a session whose length depends on its results)."""
+    (a printed pool whose session has too many drawn multisets for the exact walk and a
+    corrected walk whose bound is over :data:`~.printed.EDGE_BOUND`)."""
     odds = ticket_odds(pool)
     per_ticket = odds.mean_prize - pool.price
     if plan.fixed or not (plan.stop_win or plan.stop_loss or plan.budget):
         n = plan.max_tickets
     elif pool.printed:
-        return None
+        return printed_session_value(pool, plan)
     else:
         return _session_walk(pool, plan, per_ticket)
     var = n * odds.sd ** 2
@@ -199,6 +211,41 @@ def session_value(pool: Pool, plan: ScratchPlan) -> SessionValue | None:
         var *= (pool.tickets - n) / max(pool.tickets - 1, 1)
     return SessionValue(n, n * per_ticket, plan.first * pool.price, n * pool.price,
                         sd_net=math.sqrt(var), sd_residual_total=math.sqrt(var))
+
+
+def printed_session_value(pool: Pool, plan: ScratchPlan) -> SessionValue | None:
+    """A session on a printed pool, drawn without replacement (:mod:`.printed`): exact where
+    its drawn multisets are few enough, else the corrected walk where its bound on the edge
+    is at most :data:`~.printed.EDGE_BOUND`. The stop reasons are not counted (NaN)."""
+    grid = plan_grid(pool, plan)
+    moments = multiset_moments(pool, plan, grid) or corrected_moments(pool, plan, grid)
+    if moments is None:
+        return None
+    bound = printed_edge_bound(moments, int(grid.price))
+    if bound > EDGE_BOUND:
+        return None
+    step, price = float(grid.step), pool.price
+    mean, tickets = moments.net * step, moments.tickets
+    second = moments.net2 * step ** 2
+    ratio = mean / tickets  # the edge x price: net + edge x wagered = net - ratio x tickets
+    residual = second - 2 * ratio * moments.net_tickets * step + ratio ** 2 * moments.tickets2
+    nan = math.nan
+    return SessionValue(tickets, mean, plan.first * price, tickets * price, nan, nan, nan, nan,
+                        sd_net=math.sqrt(max(second - mean * mean, 0.0)),
+                        sd_residual_total=math.sqrt(max(residual, 0.0)),
+                        method=moments.method, edge_bound=bound)
+
+
+def printed_edge_bound(moments: PrintedMoments, price: int) -> float:
+    """The most the edge per amount wagered, -E[net] / (price E[T]) (``price`` in the
+    moments' grid units), can differ from its value as the bounds on E[net] and E[T] allow;
+    0 where the moments are exact."""
+    if not (moments.bound_net or moments.bound_tickets):
+        return 0.0
+    central = -moments.net / (price * moments.tickets)
+    return max(abs(-(moments.net + a) / (price * (moments.tickets + b)) - central)
+               for a in (-moments.bound_net, moments.bound_net)
+               for b in (-moments.bound_tickets, moments.bound_tickets))
 
 
 @dataclass(frozen=True)
