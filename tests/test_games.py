@@ -22,6 +22,8 @@ STRATEGIES = [(g, info.name) for g in games.names() for info in base.registered(
 def test_game_presets_and_rules(name):
     game = games.get(name)
     assert game.description and game.presets
+    # What the header derives from where the class is written: its name, rules and page.
+    assert game.name == name and (Path(__file__).parents[1] / game.rules_doc).is_file()
     for preset in game.presets.values():
         assert isinstance(preset, game.rules_type)
         assert dataclasses.is_dataclass(preset)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import typing
 from abc import ABC
 from collections.abc import (
     Callable,
@@ -157,10 +158,14 @@ class Game(ABC, Generic[RulesT, TableT]):
     reached only through :meth:`table_of`.
     """
 
+    # What the class derives from where it is written (see __init_subclass__): ``name`` from
+    # its package (sim.games.faro: "faro"), ``rules_type`` from Game[RulesT, TableT], and
+    # ``rules_doc`` from the name.
     name: str
+    rules_type: type[RulesT]
+    rules_doc: str = ""  # the rules as the project models them: "docs/rules/<name>.md"
     description: str
     round_name: str = "round"
-    rules_type: type[RulesT]
     presets: Mapping[str, RulesT]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
     # What a round measures and what the report headlines (sim.core.estimate.Measure): a
@@ -170,7 +175,6 @@ class Game(ABC, Generic[RulesT, TableT]):
     # (a faro deal's cost per deal beside per bet), not by default: a scratchcard budget's
     # "initial stake" is its first ticket, and a bonus's per amount wagered has no exact SD.
     measure: Measure = Measure.stakes("initial")
-    rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
     # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").
     table_hook: str = ""
@@ -182,6 +186,19 @@ class Game(ABC, Generic[RulesT, TableT]):
     # The simulators carry a progression's unit from round to round (so a row under one has
     # dependent rounds) and cut its rounds into batches of batch_rounds for the error.
     progression_batches: bool = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            cls.name = cls.__module__.split(".")[2] if cls.__module__.startswith(
+                "sim.games.") else cls.__module__.rsplit(".", 1)[-1]
+        if "rules_type" not in cls.__dict__:
+            for base in getattr(cls, "__orig_bases__", ()):
+                args = typing.get_args(base)
+                if typing.get_origin(base) is Game and args and isinstance(args[0], type):
+                    cls.rules_type = args[0]
+        if "rules_doc" not in cls.__dict__:
+            cls.rules_doc = f"docs/rules/{cls.name}.md"
 
     def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.

@@ -61,12 +61,10 @@ _PATHS: dict[tuple, str] = {}  # engine path by (terms, policy key), found at ch
 class BonusGame(Game[BonusRules, PolicyTable]):
     """Wagering bonuses played on scratch cards, faro bets or even-money bets."""
 
-    name = "bonus"
     description = ("Wagering bonuses: terms, player policies, exact value by dynamic "
                    "programming, the operator's cost")
     round_name = "player"
     rules_doc = "docs/rules/scratchcards.md"
-    rules_type = BonusRules
     presets = PRESETS
     printed_tables = ("bets", "claims")
     file_rules = ("games",)  # a scratch card's prize table: scratch:<file>

@@ -83,13 +83,10 @@ def _check_line(line: Any, strategy: Any) -> int:
 class BridgeGame(Game[BridgeRules, BridgeTable]):
     """Bridge: deal odds (splits, given cards, patterns, points) and contracts scored."""
 
-    name = "bridge"
     description = ("Contract and auction bridge: suit splits, given cards, hand patterns and "
                    "high-card points exactly and dealt; finesse or drop; a tested scorer")
     round_name = "deal"
     measure = Measure.points("mean per deal: South's points, or the contract's score")
-    rules_doc = "docs/rules/bridge.md"
-    rules_type = BridgeRules
     presets = PRESETS
     printed_tables = ("texts", "lines", "contract")
     table_hook = "kernel_table"

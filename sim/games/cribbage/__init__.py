@@ -120,13 +120,10 @@ def _counters(deal: DealResult, rules: CribbageRules) -> dict[str, float]:
 class CribbageGame(Game[CribbageRules, DiscardPolicy]):
     """Cribbage: the show of a deal under discard policies, two to four players."""
 
-    name = "cribbage"
     description = ("Cribbage: show scores of hand and crib, exactly by enumeration and "
                    "simulated under discard policies; five-, six-, seven-card, 2-4 players")
     round_name = "deal"
     measure = Measure.points("mean points per deal: the seat's hand, crib, heels and pegging")
-    rules_doc = "docs/rules/cribbage.md"
-    rules_type = CribbageRules
     presets = PRESETS
     printed_tables = ("summary", "statistics")
     table_hook = "kernel_table"

@@ -54,15 +54,12 @@ __all__ = [
 class FaroGame(Game[FaroRules, FaroTable]):
     """Faro (American), stuss and old pharo: bets against the bank on a whole deal."""
 
-    name = "faro"
     description = "Faro, stuss and old pharo: rank, coppered, corner, high-card and turn bets"
     round_name = "deal"
-    rules_type = FaroRules
     presets = PRESETS
     # A deal holds many bets: the edge per bet is what is meant; and what a rule costs a deal
     # is asked too (the soda's).
     measure = Measure.stakes("wagered", compare_other_basis=True)
-    rules_doc = "docs/rules/faro.md"
     table_hook = "kernel_table"
     progression_batches = True  # a progression's unit is carried from deal to deal
 

@@ -42,12 +42,9 @@ class GinGame(Game[GinRules, GinRules]):
     is the rules themselves and the kernel deals it.
     """
 
-    name = "gin_rummy"
     description = "Gin rummy: the dealt hand's deadwood and the chance of gin, exact and simulated"
     round_name = "hand"
     measure = Measure.points("mean deadwood per hand")
-    rules_doc = "docs/rules/gin_rummy.md"
-    rules_type = GinRules
     presets = PRESETS
     printed_tables = ("gin", "deadwood")
 

@@ -81,12 +81,9 @@ __all__ = [
 class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
     """Lansquenet: a banker against two to eight punters, the bank going round the table."""
 
-    name = "lansquenet"
     description = ("Lansquenet: the bank riding and doubling, jumelles, pass-after policies, "
                    "the sharper's portee and its detection")
     round_name = "bank"
-    rules_doc = "docs/rules/lansquenet.md"
-    rules_type = LansquenetRules
     presets = PRESETS
     file_rules = ("observed",)
     printed_tables = ("bets", "policies", "story", "cheat")

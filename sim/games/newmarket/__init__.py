@@ -70,12 +70,9 @@ def _orders(rng: np.random.Generator):
 class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
     """Newmarket: stakes on the boodle cards and the kitty, seats' results."""
 
-    name = "newmarket"
     description = ("Newmarket (boodle, stops): the kitty and the boodle cards, play policies "
                    "for the suit of a new run, each seat's result")
     round_name = "round"
-    rules_doc = "docs/rules/newmarket.md"
-    rules_type = NewmarketRules
     presets = PRESETS
     table_hook = "kernel_table"
 

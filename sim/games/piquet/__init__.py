@@ -51,13 +51,10 @@ def sample_hands(count: int = 4, seed: int = 7) -> list[list[int]]:
 class PiquetGame(Game[PiquetRules, PiquetTable]):
     """Piquet: declarations, carte blanche and repique after the exchange."""
 
-    name = "piquet"
     description = ("Piquet: point, sequence and set, carte blanche and repique; exact odds of "
                    "a dealt hand and of taking in; exchange policies")
     round_name = "deal"
     measure = Measure.points("mean points per deal: elder's less younger's")
-    rules_doc = "docs/rules/piquet.md"
-    rules_type = PiquetRules
     presets = PRESETS
     table_hook = "kernel_table"
     printed_tables = ("dealt", "talon", "exchange")

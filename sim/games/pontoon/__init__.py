@@ -82,12 +82,9 @@ class PontoonGame(Game[PontoonRules, Tables]):
     :class:`BankerTable` (an experiment's strategy seats both, :mod:`.players`).
     """
 
-    name = "pontoon"
     description = ("Pontoon (British twenty-one): buys, twists, splits, five card tricks, "
                    "the bank passing")
     round_name = "deal"
-    rules_doc = "docs/rules/pontoon.md"
-    rules_type = PontoonRules
     presets = PRESETS
     flat_stakes_only = ("progression: pontoon stakes are chosen by the strategy between the "
                         "table's minimum and maximum; only the flat progression (base 1) "

@@ -87,7 +87,6 @@ def _odds_row(label: str, pool: Pool, sold: int | None) -> dict[str, Any]:
 class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     """Scratchcards: prize tables, printed pools and online cards, sessions of tickets."""
 
-    name = "scratchcard"
     description = ("Scratchcards: printed games (without replacement) and online cards; "
                    "RTP, odds, current odds mid-run")
     round_name = "session"
@@ -95,7 +94,6 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     # wagered is the ticket's; per initial stake it would be per the first ticket bought.
     measure = Measure.stakes("wagered")
     rules_doc = "docs/rules/scratchcards.md"
-    rules_type = ScratchRules
     presets = PRESETS
     file_rules = ("table", "claims")
     table_hook = "scratch_plan"
