@@ -90,6 +90,7 @@ def values(exp: Experiment) -> pd.DataFrame:
                 "edge_per_total_wagered_fraction":
                     number(fractions.get("edge_per_total_wagered")) if total is not None else "",
                 "mean_net": nan if value is None else clean(value.mean_net),
+                "sd_net": nan if value is None or value.sd_net is None else value.sd_net,
                 "note": note or "",
             }
             key = "edge_per_total_wagered" if game.headline_basis == "wagered" \
