@@ -6,8 +6,8 @@ streams its estimates as server-sent events; bad input is one message (``{"error
 "control": ...}``, status 400), never a traceback, in the page or in the log.
 
 Bounds: a request's query is at most :data:`MAX_QUERY_BYTES`; tasks run in
-:data:`QUICK_WORKERS` worker processes and simulations in at most
-:data:`MAX_SIMULATIONS` more, each for at most :data:`QUICK_SECONDS` or
+:data:`QUICK_WORKERS` worker processes (charts in :data:`CHART_WORKERS` more) and simulations
+in at most :data:`MAX_SIMULATIONS` more, each for at most :data:`QUICK_SECONDS` or
 :data:`SIMULATION_SECONDS`, a worker's memory at most :data:`sim.web.workers.MAX_WORKER_MB`; the
 rounds of a simulation at most :data:`sim.web.state.MAX_ROUNDS` a row. A request whose client
 has gone (the page changed its inputs) has its task cancelled.
@@ -41,6 +41,7 @@ LOG = logging.getLogger("houseedge.serve")
 STATIC = Path(__file__).with_name("static")
 MAX_QUERY_BYTES = 16_384
 QUICK_WORKERS = 2
+CHART_WORKERS = 1  # charts apart: an exact value never waits behind a drawing
 MAX_SIMULATIONS = 2
 QUICK_SECONDS = 120.0
 SIMULATION_SECONDS = 300.0
@@ -54,17 +55,31 @@ class Server:
                  simulations: int = MAX_SIMULATIONS, warm: bool = True) -> None:
         self.experiments = experiments.resolve()
         self.quick = Pool("task", quick, warm)
+        self.charts = Pool("charts", CHART_WORKERS, warm)
         self.simulations = Pool("simulation", simulations, warm)
         self.controls: dict[str, Any] = {}
         self.scratch = Path(tempfile.mkdtemp(prefix="houseedge-serve-"))
         self.requests = 0
+        self.starting: asyncio.Task | None = None
 
     async def start(self) -> None:
+        """Start the task workers, then (once they have warmed up: two cores are soon
+        shared by four processes importing the engine) the simulation workers."""
         await self.quick.start()
-        await self.simulations.start()
+
+        async def then() -> None:
+            await self.quick.ready()
+            await self.charts.start()
+            await self.charts.ready()
+            await self.simulations.start()
+
+        self.starting = asyncio.get_running_loop().create_task(then())
 
     def close(self) -> None:
+        if self.starting is not None:
+            self.starting.cancel()
         self.quick.close()
+        self.charts.close()
         self.simulations.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
 
@@ -134,9 +149,9 @@ def _endpoint(handler: Callable[[Request], Awaitable[Response]]
     return wrapped
 
 
-async def _quick(request: Request, name: str, *args: Any) -> Response:
+async def _quick(request: Request, name: str, *args: Any, pool: str = "quick") -> Response:
     result = await _while_connected(
-        request, _server(request).quick.run(name, args, QUICK_SECONDS))
+        request, getattr(_server(request), pool).run(name, args, QUICK_SECONDS))
     if result is None:
         return Response(status_code=204)
     return JSONResponse(result)
@@ -193,7 +208,8 @@ async def exact(request: Request) -> Response:
 
 @_endpoint
 async def charts(request: Request) -> Response:
-    return await _quick(request, "charts", _query(request), str(_server(request).experiments))
+    return await _quick(request, "charts", _query(request), str(_server(request).experiments),
+                        pool="charts")
 
 
 @_endpoint
@@ -287,7 +303,8 @@ async def status(request: Request) -> Response:
     server = _server(request)
     return JSONResponse({
         "server_mb": psutil.Process().memory_info().rss / 2**20,
-        "workers_mb": server.quick.rss_mb() + server.simulations.rss_mb(),
+        "workers_mb": server.quick.rss_mb() + server.charts.rss_mb()
+        + server.simulations.rss_mb(),
         "simulations_running": server.simulations.running,
         "tasks_running": server.quick.running, "requests": server.requests,
         "time": time.time()})

@@ -63,16 +63,18 @@ def edge_value(value: Any, fraction: Fraction | None = None) -> dict[str, Any] |
 # ------------------------------------------------------------------------------ tasks
 def warm(kind: str = "task") -> str:
     """Import and run once what a worker's first questions use, so that they wait for no
-    import or compiling: the exact code, its charts and a session's risk (``"task"``), or a
-    simulation's kernel (``"simulation"``)."""
+    import or compiling: the exact code and a session's risk (``"task"``), the exact charts
+    (``"charts"``), or a simulation's kernel (``"simulation"``)."""
     import tempfile
 
     folder = str(Path.cwd())
+    query = {"game": "faro", "view": "risk"}
     if kind == "task":
-        query = {"game": "faro", "view": "risk"}
         exact(query, folder)
-        charts(query, folder)
         risk(query, folder)
+        return "ready"
+    if kind == "charts":
+        charts(query, folder)
         return "ready"
     query = {"game": "pontoon", "rounds": "2000", "chunk_rounds": "1000"}
     with tempfile.TemporaryDirectory(prefix="houseedge-warm-") as out:

@@ -3,12 +3,12 @@
 The server's own process only serves: every task (:mod:`sim.web.tasks`) runs in a worker
 process of a pool, one task at a time each, so that a long exact value or a simulation never
 holds the server, and a cancelled one can be stopped for good. A task is cancelled when the
-page changes its inputs (its request is closed): a simulation stops between two chunks; a task
-that has run less than :data:`GRACE_SECONDS` is left to finish (a worker started afresh would
-cost more than the rest of it); anything longer is ended with its process, and a fresh worker
-takes its place. A task that runs past its time limit, or a worker whose memory passes
-:data:`MAX_WORKER_MB`, is ended the same way, with one line saying why; a worker that grew past
-:data:`RECYCLE_MB` is replaced once idle.
+page changes its inputs (its request is closed): a simulation stops between two chunks; any
+other task is left to finish until :data:`FINISH_SECONDS` after its start (most are done by
+then, and a worker started afresh costs seconds of importing), and is ended with its process
+where it runs on; a fresh worker takes its place. A task that runs past its time limit, or a
+worker whose memory passes :data:`MAX_WORKER_MB`, is ended the same way, with one line saying
+why; a worker that grew past :data:`RECYCLE_MB` is replaced once idle.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ import psutil
 from sim.core.errors import InputError
 
 LOG = logging.getLogger("houseedge.serve")
-GRACE_SECONDS = 0.5
+GRACE_SECONDS = 0.5  # a cancelled simulation's next chunk ends by then, or it is ended
+FINISH_SECONDS = 3.0  # a cancelled task that has run less is left to finish until then
 MAX_WORKER_MB = 3_000
 RECYCLE_MB = 1_500
 POLL_SECONDS = 0.005
 MEMORY_CHECK_SECONDS = 0.5
+WARM_SECONDS = 300.0  # a worker that has not warmed up by then is started afresh
 
 
 class TaskError(InputError):
@@ -88,7 +90,6 @@ class Worker:
         self.process.start()
         child.close()
         self.tasks = 0
-        self.warming = False  # its warm-up task is still to be read back
 
     def rss_mb(self) -> float:
         try:
@@ -149,10 +150,9 @@ class Worker:
                 raise TaskError(message[1], message[2])
             raise TaskError(f"{name} failed: {message[1]}")
 
-    async def drain(self, deadline: float) -> bool:
-        """After a cancel, read the rest of the task's messages until it is done; False if
-        it does not finish by ``deadline`` (``time.perf_counter()``)."""
-        self.cancel.set()
+    async def wait_done(self, deadline: float) -> bool:
+        """Read the rest of the task's messages until it is done (after a cancel, or its
+        warm-up); False if it does not finish by ``deadline`` (``time.perf_counter()``)."""
         while time.perf_counter() < deadline:
             if self.conn.poll():
                 try:
@@ -172,58 +172,82 @@ class _Limit(TaskError):
 
 class Pool:
     """``size`` workers, each running one task at a time; tasks wait for a free one up to
-    their ``wait`` time."""
+    their ``wait`` time. A worker joins the idle ones once it has warmed up (imported and run
+    once what its tasks use), so that no request waits behind another's warm-up."""
 
     def __init__(self, name: str, size: int, warm: bool = True) -> None:
         self.name = name
         self.size = size
         self.context = multiprocessing.get_context("spawn")
-        self.idle: asyncio.Queue[Worker] | None = None
+        self.idle: asyncio.Queue[Worker] = asyncio.Queue()
         self.workers: list[Worker] = []
         self.warm = warm
         self.running = 0
+        self.warming = 0  # workers warming up
+        self.started = False
+        self.background: set[asyncio.Task] = set()
 
-    def _spawn(self) -> Worker:
+    def _later(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    def _spawn(self) -> None:
+        """A new worker, idle once warmed."""
         worker = Worker(self.context)
         self.workers.append(worker)
-        if self.warm:
-            worker.conn.send(("warm", (self.name,)))
-            worker.warming = True
-        return worker
+        if not self.warm:
+            self.idle.put_nowait(worker)
+            return
+        worker.conn.send(("warm", (self.name,)))
+        self.warming += 1
+        self._later(self._warmed(worker))
+
+    async def _warmed(self, worker: Worker) -> None:
+        done = await worker.wait_done(time.perf_counter() + WARM_SECONDS)
+        self.warming -= 1
+        if done:
+            self.idle.put_nowait(worker)
+        else:
+            self._replace(worker)
 
     async def start(self) -> None:
         """Start the workers (each importing and warming the engine meanwhile)."""
-        self.idle = asyncio.Queue()
-        for _ in range(self.size):
-            self.idle.put_nowait(self._spawn())
+        self.started = True
+        for _ in range(self.size - len(self.workers)):
+            self._spawn()
+
+    async def ready(self) -> None:
+        """Wait until every worker has warmed up."""
+        while self.idle.qsize() + self.running < self.size:
+            await asyncio.sleep(0.05)
 
     async def _take(self, wait: float) -> Worker:
-        assert self.idle is not None, "Pool.start() first"
+        if self.warming or not self.started:
+            wait = max(wait, WARM_SECONDS)  # not busy: starting
         try:
             worker = await asyncio.wait_for(self.idle.get(), wait)
         except TimeoutError:
             raise TaskError(f"busy: the server runs at most {self.size} "
                             f"{'simulations' if self.name == 'simulation' else 'tasks'} at "
                             "once; try again when one has finished") from None
-        if worker.warming:
-            worker.warming = False
-            if not await worker.drain(time.perf_counter() + 120):
-                worker = self._replace(worker)
         if not worker.alive():
-            worker = self._replace(worker)
+            self._replace(worker)
+            return await self._take(wait)
         return worker
 
-    def _replace(self, worker: Worker) -> Worker:
+    def _replace(self, worker: Worker) -> None:
+        """End a worker and start another in its place."""
         worker.kill()
         if worker in self.workers:
             self.workers.remove(worker)
-        return self._spawn()
+        self._spawn()
 
     def _give_back(self, worker: Worker) -> None:
-        assert self.idle is not None
         if not worker.alive() or worker.rss_mb() > RECYCLE_MB:
-            worker = self._replace(worker)
-        self.idle.put_nowait(worker)
+            self._replace(worker)
+        else:
+            self.idle.put_nowait(worker)
 
     async def run(self, name: str, args: tuple, timeout: float, wait: float = 30.0,
                   on_item: Callable[[Any], Any] | None = None,
@@ -236,34 +260,37 @@ class Pool:
         try:
             result = await worker.run(name, args, timeout, on_item)
         except _Limit:
-            self.running -= 1
-            self._give_back(self._replace(worker))
+            self._replace(worker)
             raise
         except asyncio.CancelledError:
-            self.running -= 1
             now = time.perf_counter()
-            # A simulation stops at its next chunk; another task is left to finish only
-            # where it has run briefly (most are done by then).
-            deadline = now + GRACE_SECONDS if interruptible else started + GRACE_SECONDS
+            # A simulation stops at its next chunk; another task is left to finish where it
+            # has run briefly (most are done soon: a worker started afresh costs seconds of
+            # importing), and is ended with its process where it runs on.
+            deadline = now + GRACE_SECONDS if interruptible else started + FINISH_SECONDS
             if deadline > now:
                 worker.cancel.set()
-                asyncio.get_running_loop().create_task(self._settle(worker, deadline))
+                self._later(self._settle(worker, deadline))
             else:
-                self._give_back(self._replace(worker))
+                self._replace(worker)
             raise
         except BaseException:
-            self.running -= 1
             self._give_back(worker)
             raise
-        self.running -= 1
+        finally:
+            self.running -= 1
         self._give_back(worker)
         return result
 
     async def _settle(self, worker: Worker, deadline: float) -> None:
-        finished = await worker.drain(deadline)
-        self._give_back(worker if finished else self._replace(worker))
+        if await worker.wait_done(deadline):
+            self._give_back(worker)
+        else:
+            self._replace(worker)
 
     def close(self) -> None:
+        for task in list(self.background):
+            task.cancel()
         for worker in self.workers:
             worker.kill()
         self.workers.clear()

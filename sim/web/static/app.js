@@ -413,8 +413,25 @@ function changed() {
   refresh();
 }
 
+function summary() {
+  const s = PAGE.state;
+  const params = Object.keys(s).filter(k => k.startsWith("p.")).map(k => `${k.slice(2)} = ${s[k]}`);
+  const banker = s.banker ? ` against ${s.banker}${Object.keys(s).filter(k => k.startsWith("b.")).map(k => ` ${k.slice(2)} = ${s[k]}`).join(",")}` : "";
+  const rules = Object.keys(s).filter(k => k.startsWith("r.")).map(k => `${k.slice(2)} = ${s[k]}`);
+  const box = $("summary");
+  box.innerHTML = "";
+  const add = (text, code) => { const n = document.createElement(code ? "code" : "span"); n.textContent = text; box.appendChild(n); };
+  add(`${PAGE.game.name}: `);
+  add(`${s.strategy}${params.length ? ` (${params.join(", ")})` : ""}${banker}`, true);
+  add(" on the preset ");
+  add(s.preset, true);
+  add(rules.length ? " with " : ", no rule changed");
+  if (rules.length) add(rules.join(", "), true);
+}
+
 function refresh() {
   cancelAll();
+  summary();
   clearErrors();
   PAGE.simTrace = {};
   PAGE.sim = null;
@@ -445,7 +462,11 @@ async function loadExact(q, version) {
     renderExact(r);
     if (r.simulate) startSimulation(q, version);
   } catch (err) {
-    if (version === PAGE.version) { showError(err); for (const id of ["edge-main", "edge-other", "sd", "diff-main"]) $(id).textContent = "–"; }
+    if (version === PAGE.version) {
+      showError(err);
+      for (const id of ["edge-main", "edge-other", "sd", "diff-main"]) $(id).textContent = "–";
+      if (err && err.control) $("exact-note").textContent = "No value for these settings: see the message beside the control marked in red.";
+    }
   } finally {
     clearTimeout(timer);
     if (version === PAGE.version && !PAGE.stream) busy(false);
@@ -471,7 +492,7 @@ function renderExact(r) {
     $("edge-other").textContent = "…";
   }
   $("sd").textContent = mine.sd !== null && mine.sd !== undefined ? (+mine.sd).toPrecision(6) : "–";
-  if (mine.sd === null) $("sd").title = "no exact SD here"; else $("sd").title = "";
+  $("sd-sub").textContent = mine.sd !== null ? "in base stakes, exact" : "no exact SD here";
   if (r.diff && r.diff.edge) {
     $("diff-main").textContent = diffText(r.diff.edge);
     $("diff-other").textContent = r.diff.other ? `${diffText(r.diff.other)} ${r.basis.other}` : "";
@@ -482,8 +503,10 @@ function renderExact(r) {
     $("diff-main").textContent = "simulated below";
     $("diff-other").textContent = "paired, on the same cards";
   }
-  const notes = rows.filter(x => x.note).map(x => `${x.variant}: ${x.note}`);
-  $("exact-note").textContent = (r.seconds !== undefined ? `Exact values in ${r.seconds.toFixed(2)} s (houseedge exact). ` : "") + notes.join("; ");
+  const notes = [...new Set(rows.filter(x => x.note).map(x => x.note))];
+  const any = rows.some(x => x.edge);
+  $("exact-note").textContent = `${any ? "Exact values" : "No exact value here"} (houseedge exact, ${r.seconds.toFixed(2)} s)` +
+    (notes.length ? `: ${notes.join("; ").replace(/^no exact value: /, "")}.` : ".");
   if (PAGE.changedAt !== null) { PAGE.latency.push(performance.now() - PAGE.changedAt); PAGE.changedAt = null; }
   PAGE.exactShown = {main: $("edge-main").textContent, other: $("edge-other").textContent, version: PAGE.version};
 }
@@ -575,7 +598,7 @@ function renderSimulation(s) {
     $("edge-main-sub").textContent = `± ${pct((mine.edge_ci95_high - mine.edge_ci95_low) / 2)} (95%), simulated`;
     $("edge-other").textContent = pct(PAGE.game.headline_basis === "per initial stake" ? mine.edge_per_total_wagered : mine.edge_per_initial_bet);
     $("edge-other-sub").textContent = "simulated";
-    if (mine.std_net !== null) { $("sd").textContent = (+mine.std_net).toPrecision(4); $("sd").title = "sample SD (simulated)"; }
+    if (mine.std_net !== null) { $("sd").textContent = (+mine.std_net).toPrecision(4); $("sd-sub").textContent = "in base stakes, the sample's (simulated)"; }
   }
   $("sim-bar").style.width = `${Math.min(100, 100 * s.chunks / Math.max(1, s.total_chunks))}%`;
   const rounds = s.rows.reduce((a, r) => a + r.rounds, 0);
@@ -675,7 +698,8 @@ async function loadGrid(q, version) {
     if (version !== PAGE.version) return;
     PAGE.exact = r;
     renderGrid(r, null);
-    if (r.simulate) startSimulation(q, version);
+    // Every point simulated too: the simulated points and their bands beside the exact curve.
+    if (r.rows.some(x => x.edge || x.mean_net === null)) startSimulation(q, version);
     else busy(false);
   } catch (err) { if (version === PAGE.version) { busy(false); showError(err); } }
 }
@@ -692,8 +716,9 @@ function renderGrid(r, sim) {
   const series = [];
   if (exactPts.length) series.push({name: "exact", points: exactPts, dashed: true, markers: true});
   if (simPts.length) series.push({name: "simulated (95%)", points: simPts, errorBars: true, markers: true, band: true, colour: "#d9480f"});
-  Charts.line($("grid-chart"), {title: `House edge ${PAGE.game.headline_basis} by ${column.replaceAll("_", " ")}`, xLabel: column.replaceAll("_", " "),
-    yLabel: "house edge (%)", series, zero: true, yFormat: v => `${+v.toFixed(3)}`,
+  Charts.line($("grid-chart"), {title: `House edge ${PAGE.game.headline_basis} by ${column.replaceAll("_", " ")}` +
+      (exactPts.length ? ": exact (dashed)" : "") + (simPts.length ? " and simulated with 95% bands" : ""), xLabel: column.replaceAll("_", " "),
+    yLabel: "house edge (%)", series, yFormat: v => `${+v.toFixed(3)}`,
     xTicks: numeric ? undefined : labels.map((_, i) => i), xFormat: numeric ? undefined : (i => String(labels[i]))});
   const table = document.createElement("table");
   table.className = "nums";
@@ -702,13 +727,16 @@ function renderGrid(r, sim) {
   for (const row of r.rows) {
     const s = simRows.find(x => x.variant === row.variant && x.strategy === row.strategy);
     const tr = document.createElement("tr");
-    const cells = [String(row.x), row.edge ? `${row.edge.fraction ? row.edge.fraction + " = " : ""}${row.edge.percent}` : (row.note || "–"),
+    const cells = [String(row.x), row.edge ? `${row.edge.fraction && row.edge.fraction.length < 16 ? row.edge.fraction + " = " : ""}${row.edge.percent}` : "no exact value",
       s ? pct(s.edge) : (row.edge ? "" : "…"), s ? `${pct(s.edge_ci95_low)} to ${pct(s.edge_ci95_high)}` : "", s ? fmtInt(s.rounds) : ""];
     for (const c of cells) { const td = document.createElement("td"); td.textContent = c; tr.appendChild(td); }
     table.appendChild(tr);
   }
   $("grid-table").innerHTML = "";
   $("grid-table").appendChild(table);
+  const notes = [...new Set(r.rows.filter(x => x.note).map(x => x.note))];
+  if (notes.length) { const p = document.createElement("p"); p.className = "note"; p.textContent = notes.join("; "); $("grid-table").appendChild(p); }
+  if (sim) { const p = document.createElement("p"); p.className = "note"; p.textContent = `Simulated: ${fmtInt(sim.rows.reduce((a, x) => a + x.rounds, 0))} ${PAGE.game.round_name}s in ${sim.seconds.toFixed(1)} s${sim.done ? (sim.stopped ? `; ${sim.stopped}` : "; finished") : "…"}.`; $("grid-table").appendChild(p); }
 }
 
 // ------------------------------------------------------------------ wiring
