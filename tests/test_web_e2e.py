@@ -138,7 +138,7 @@ def _exact_fraction(overrides: list[str], column: str) -> str:
     return row[f"{column}_fraction"]
 
 
-def test_faro_soda_off_shows_the_exact_edge_houseedge_exact_gives(server, browser, tmp_path):
+def _faro_soda_off_shows_the_exact_edge_houseedge_exact_gives(server, browser, tmp_path):
     browser.get(f"{server}/?game=faro")
     _wait(browser, lambda d: _text(d, "edge-main") == "1/66")
     assert _text(browser, "edge-other") == _exact_fraction([], "edge_per_initial_bet")
@@ -153,7 +153,7 @@ def test_faro_soda_off_shows_the_exact_edge_houseedge_exact_gives(server, browse
     _shot(browser, "faro-soda-off", tmp_path)
 
 
-def test_a_shared_url_opens_the_same_state(server, browser, tmp_path):
+def _a_shared_url_opens_the_same_state(server, browser, tmp_path):
     browser.get(f"{server}/?game=faro&r.soda=false&r.split_take=1&view=edge")
     _wait(browser, lambda d: _text(d, "edge-other") not in ("…", ""))
     shared = browser.current_url
@@ -169,7 +169,7 @@ def test_a_shared_url_opens_the_same_state(server, browser, tmp_path):
     _shot(browser, "shared-url", tmp_path)
 
 
-def test_a_bad_value_shows_the_command_lines_message_beside_its_control(server, browser,
+def _a_bad_value_shows_the_command_lines_message_beside_its_control(server, browser,
                                                                         tmp_path):
     browser.get(f"{server}/?game=faro")
     _wait(browser, lambda d: _text(d, "edge-main") == "1/66")
@@ -187,8 +187,8 @@ def test_a_bad_value_shows_the_command_lines_message_beside_its_control(server, 
     _shot(browser, "bad-value", tmp_path)
 
 
-def test_a_pontoon_rule_change_simulates_an_estimate_converging_within_its_interval(
-        server, browser, tmp_path):
+def _a_pontoon_rule_change_simulates_an_estimate_converging_within_its_interval(server, browser,
+                                                                               tmp_path):
     browser.get(f"{server}/?game=pontoon&target_ci=0.006&chunk_rounds=25000")
     _wait(browser, lambda d: d.execute_script(
         "return window.houseedge.sim && window.houseedge.sim.finished"), 90)
@@ -208,6 +208,16 @@ def test_a_pontoon_rule_change_simulates_an_estimate_converging_within_its_inter
     shown = browser.find_element(By.CSS_SELECTOR, '.est[data-variant="what-if"] .estimate').text
     assert shown == f"{100 * final['edge']:.3f}%"
     _shot(browser, "pontoon-ties-push", tmp_path)
+
+
+def test_the_page_in_headless_chromium(server, browser, tmp_path):
+    """The steps in one test: one server and one browser for them all, whichever worker of
+    the suite runs it."""
+    _faro_soda_off_shows_the_exact_edge_houseedge_exact_gives(server, browser, tmp_path)
+    _a_shared_url_opens_the_same_state(server, browser, tmp_path)
+    _a_bad_value_shows_the_command_lines_message_beside_its_control(server, browser, tmp_path)
+    _a_pontoon_rule_change_simulates_an_estimate_converging_within_its_interval(
+        server, browser, tmp_path)
 
 
 @pytest.mark.slow

@@ -116,7 +116,9 @@ def test_the_downloaded_experiment_is_the_pages_experiment(settings, tmp_path):
         from_page, sort_keys=True, default=str)
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in FOLDER.glob("*.toml")))
+@pytest.mark.parametrize("name", [
+    pytest.param(p.name, marks=[pytest.mark.slow] if p.name.startswith("bonus") else [])
+    for p in sorted(FOLDER.glob("*.toml"))])
 def test_every_shipped_experiment_opens_as_a_state_of_the_same_rules_and_strategy(name):
     opened = state.open_file(FOLDER, name)
     exp = experiment_module.load(FOLDER / name)

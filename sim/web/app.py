@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from sim.core.errors import InputError
-from sim.web import state as page_state
+from sim.web import bounds
 from sim.web.workers import Pool, TaskError
 
 LOG = logging.getLogger("houseedge.serve")
@@ -58,6 +58,7 @@ class Server:
         self.charts = Pool("charts", CHART_WORKERS, warm)
         self.simulations = Pool("simulation", simulations, warm)
         self.controls: dict[str, Any] = {}
+        self.games: list[dict[str, str]] | None = None
         self.scratch = Path(tempfile.mkdtemp(prefix="houseedge-serve-"))
         self.requests = 0
         self.starting: asyncio.Task | None = None
@@ -97,7 +98,7 @@ def _query(request: Request) -> dict[str, str]:
     if len(request.url.query.encode()) > MAX_QUERY_BYTES:
         raise TaskError(f"the page's state is at most {MAX_QUERY_BYTES:,} bytes")
     query = dict(request.query_params)
-    page_state.check_size(query)
+    bounds.check_size(query)
     return query
 
 
@@ -164,27 +165,29 @@ async def index(request: Request) -> Response:
 
 @_endpoint
 async def meta(request: Request) -> Response:
-    from sim import games
-
     server = _server(request)
+    if server.games is None:
+        games = await _while_connected(request, server.quick.run("games_list", (), QUICK_SECONDS))
+        if games is None:
+            return Response(status_code=204)
+        server.games = games
     return JSONResponse({
-        "games": [{"name": n, "description": games.get(n).description} for n in games.names()],
-        "experiments": page_state.experiment_files(server.experiments),
+        "games": server.games,
+        "experiments": bounds.experiment_files(server.experiments),
         "limits": {"max_simulations": server.simulations.size,
-                   "max_rounds": page_state.MAX_ROUNDS,
+                   "max_rounds": bounds.MAX_ROUNDS,
                    "simulation_seconds": SIMULATION_SECONDS, "task_seconds": QUICK_SECONDS,
-                   "max_grid_points": page_state.MAX_GRID_POINTS},
-        "defaults": {"seed": page_state.DEFAULT_SEED, "rounds": page_state.DEFAULT_ROUNDS,
-                     "chunk_rounds": page_state.DEFAULT_CHUNK,
-                     "target_ci": page_state.DEFAULT_TARGET,
-                     "session": page_state.SESSION_DEFAULTS}})
+                   "max_grid_points": bounds.MAX_GRID_POINTS},
+        "defaults": {"seed": bounds.DEFAULT_SEED, "rounds": bounds.DEFAULT_ROUNDS,
+                     "chunk_rounds": bounds.DEFAULT_CHUNK,
+                     "target_ci": bounds.DEFAULT_TARGET,
+                     "session": bounds.SESSION_DEFAULTS}})
 
 
 @_endpoint
 async def game(request: Request) -> Response:
     server = _server(request)
-    query = _query(request)
-    name = page_state.game_of(query).name
+    name = _query(request).get("game") or "faro"
     if name not in server.controls:
         result = await _while_connected(request, server.quick.run(
             "controls", (name, str(server.experiments)), QUICK_SECONDS))

@@ -28,36 +28,27 @@ from sim import games
 from sim.core.errors import InputError, RuleError
 from sim.engine import experiment as experiment_module
 from sim.outputs.html import field_meanings
+from sim.web.bounds import (
+    DEFAULT_CHUNK,
+    DEFAULT_ROUNDS,
+    DEFAULT_SEED,
+    DEFAULT_TARGET,
+    MAX_CHUNKS,
+    MAX_GRID_POINTS,
+    PAGE_KEYS,
+    SESSION_DEFAULTS,
+    SOURCE,
+    VIEWS,
+    WHAT_IF,
+    StateError,
+    check_size,
+)
+from sim.web.bounds import MAX_ROUNDS as MAX_ROUNDS
+from sim.web.bounds import MAX_VALUE_CHARS as MAX_VALUE_CHARS
 from strategies import base as strategy_registry
 
-SOURCE = "page"  # how messages name the page's experiment (the CLI names the file)
-WHAT_IF = "what-if"  # the variant the page's rules make, beside its preset
-DEFAULT_SEED = 20261206
-DEFAULT_ROUNDS = 2_000_000
-DEFAULT_CHUNK = 50_000
-DEFAULT_TARGET = 0.002
-MAX_ROUNDS = 50_000_000  # rounds per row of one simulation
-MAX_CHUNKS = 2_000  # chunks per row (a chunk is a unit of streaming and cancelling)
-MAX_GRID_POINTS = 25
-MAX_KEYS = 120  # settings in one state
-MAX_VALUE_CHARS = 2_000
-VIEWS = ("edge", "risk", "grid")
-PAGE_KEYS = {"game", "preset", "strategy", "banker", "seed", "rounds", "chunk_rounds",
-             "target_ci", "sweep", "sweep_values", "view", "file", "variant", "row", "mu",
-             "sigma"}
-PREFIXES = ("r.", "p.", "b.", "s.")
-SESSION_DEFAULTS = {"bankroll": "100", "rounds": "300", "target_risks": "[0.01]"}
 # A file a value may name is one of these kinds (a strategy file, a data table, a chart).
 FILE_SUFFIXES = (".py", ".csv", ".toml", ".json")
-
-
-class StateError(InputError):
-    """A state the page cannot make an experiment of, naming the control at fault."""
-
-    def __init__(self, control: str, message: str) -> None:
-        self.control = control
-        super().__init__(message)
-
 
 # ------------------------------------------------------------------------- reading values
 def value_of(raw: str) -> Any:
@@ -79,19 +70,6 @@ def literal(value: Any) -> str:
     if isinstance(value, Mapping):
         return "{ " + ", ".join(f"{_key(str(k))} = {literal(v)}" for k, v in value.items()) + " }"
     return repr(value) if value is not None else '""'
-
-
-def check_size(query: Mapping[str, str]) -> None:
-    """Refuse a state too large to be the page's (a bound on each request's work)."""
-    if len(query) > MAX_KEYS:
-        raise StateError("", f"too many settings ({len(query)}; at most {MAX_KEYS})")
-    for key, value in query.items():
-        if len(key) > 100 or len(value) > MAX_VALUE_CHARS:
-            raise StateError(key, f"{key[:40]}: a value of at most {MAX_VALUE_CHARS:,} "
-                             "characters")
-        if key not in PAGE_KEYS and not key.startswith(PREFIXES):
-            known = sorted(PAGE_KEYS) + [f"{p}<name>" for p in PREFIXES]
-            raise StateError("", f"unknown setting {key!r} (known: {', '.join(known)})")
 
 
 def _prefixed(query: Mapping[str, str], prefix: str) -> dict[str, Any]:
@@ -474,23 +452,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
-
-
-def experiment_files(folder: Path) -> list[dict[str, str]]:
-    """The experiment files of the folder: name, game and description (unreadable ones are
-    left out: opening one says why)."""
-    import tomllib
-
-    found = []
-    for path in sorted(folder.glob("*.toml")):
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            continue
-        if isinstance(data.get("game"), str):
-            found.append({"file": path.name, "game": data["game"],
-                          "description": str(data.get("description", ""))})
-    return found
 
 
 def open_file(folder: Path, name: str, variant: str | None = None, row: str | None = None

@@ -83,9 +83,15 @@ def warm(kind: str = "task") -> str:
     return "ready"
 
 
+def games_list() -> list[dict[str, str]]:
+    """Every game's name and description."""
+    return [{"name": n, "description": games.get(n).description} for n in games.names()]
+
+
 def controls(name: str, folder: str) -> dict[str, Any]:
     """A game's controls (:func:`sim.web.state.game_controls`), with the strategy the page
     starts from (:func:`sim.web.state.start_strategy`)."""
+    page_state.game_of({"game": name})
     out = page_state.game_controls(name)
     out["start"] = page_state.start_strategy(name, Path(folder))
     return out
