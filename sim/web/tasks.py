@@ -14,6 +14,7 @@ same seed and rounds. Results are plain data (JSON), numbers as the page shows t
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
@@ -22,6 +23,15 @@ from typing import Any
 
 from sim import games
 from sim.web import state as page_state
+
+# The workers' fork server imports this module once (sim.web.workers): what every task uses is
+# imported here, so that each worker forked from it starts with it in memory.
+os.environ.setdefault("MPLBACKEND", "Agg")
+import matplotlib.pyplot  # noqa: E402, F401
+
+from sim.engine import runner  # noqa: E402
+from sim.outputs import charts as _charts  # noqa: E402, F401
+from sim.outputs import exact_report, report  # noqa: E402, F401
 
 SNAPSHOT_SECONDS = 0.25  # the least time between two streamed estimates of a simulation
 MAX_CHARTS = 6
@@ -284,7 +294,6 @@ def snapshot(store: Any, started: float, total: int, done: bool,
     """The run's numbers so far, read as the report reads a finished run's."""
     from sim.engine import compare
     from sim.engine.runner import RunResult
-    from sim.outputs import report
 
     exp = store.experiment
     result = RunResult.from_store(store)
@@ -323,7 +332,7 @@ def simulate(query: Mapping[str, str], folder: str, out_dir: str, seconds: float
     the numbers are those of ``houseedge run`` with the same seed and rounds.
     """
     from sim.core.stats import Stats
-    from sim.engine import checkpoints, runner
+    from sim.engine import checkpoints
     from sim.engine.run_folder import open_run
 
     started = time.perf_counter()
@@ -358,7 +367,6 @@ def simulate(query: Mapping[str, str], folder: str, out_dir: str, seconds: float
 def report_html(query: Mapping[str, str], folder: str, out_dir: str) -> str:
     """``houseedge run`` of the state's experiment into ``out_dir``: the path of its
     report.html."""
-    from sim.engine import runner
     from sim.outputs import report
 
     exp = page_state.load(query, Path(folder))
