@@ -275,3 +275,18 @@ def test_at_most_the_pools_size_of_simulations_run_at_once(loop, pool, tmp_path)
 
 def test_the_workers_are_processes_of_their_own(pool):
     assert all(w.process.pid != os.getpid() for w in pool.workers)
+
+
+def test_serve_refuses_a_folder_that_is_not_there_in_one_line(capsys):
+    from sim import cli
+
+    assert cli.main(["serve", "--experiments", "no-such-folder"]) == 2
+    assert capsys.readouterr().err == ("houseedge: error: --experiments no-such-folder: not a "
+                                       "folder\n")
+
+
+def test_serve_binds_this_machine_only_unless_told_otherwise():
+    from sim import cli
+
+    args = cli._parser().parse_args(["serve"])
+    assert (args.host, args.port, args.experiments) == ("127.0.0.1", 8765, "experiments")

@@ -32,6 +32,7 @@ MAX_WORKER_MB = 3_000
 RECYCLE_MB = 1_500
 POLL_SECONDS = 0.005
 MEMORY_CHECK_SECONDS = 0.5
+CANCEL = "cancel"
 WARM_SECONDS = 300.0  # a worker that has not warmed up by then is started afresh
 
 
@@ -43,9 +44,24 @@ class TaskError(InputError):
         super().__init__(message)
 
 
-def _serve(conn: Any, cancel: Any) -> None:
+class _Cancelled:
+    """Whether the task running has been cancelled: a message has come on the pipe."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.seen = False
+
+    def __call__(self) -> bool:
+        if not self.seen and self.conn.poll():
+            self.conn.recv()
+            self.seen = True
+        return self.seen
+
+
+def _serve(conn: Any) -> None:
     """A worker's loop: run each task sent, send back its result, its items (a generator's)
-    or its one-line error."""
+    or its one-line error. A message that comes during a task cancels it (a generator's task
+    asks between its chunks); one that comes too late to cancel anything is dropped."""
     import os
     import signal
 
@@ -60,11 +76,14 @@ def _serve(conn: Any, cancel: Any) -> None:
             return
         if message is None:
             return
+        if message == CANCEL:
+            continue
         name, args = message
+        cancelled = _Cancelled(conn)
         try:
             function = getattr(tasks, name)
             if "cancelled" in inspect.signature(function).parameters:
-                result = function(*args, cancelled=cancel.is_set)
+                result = function(*args, cancelled=cancelled)
             else:
                 result = function(*args)
             if inspect.isgenerator(result):
@@ -84,12 +103,18 @@ class Worker:
 
     def __init__(self, context: Any) -> None:
         self.context = context
-        self.cancel = context.Event()
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, self.cancel), daemon=True)
+        self.process = context.Process(target=_serve, args=(child,), daemon=True)
         self.process.start()
         child.close()
         self.tasks = 0
+
+    def cancel(self) -> None:
+        """Ask the running task to stop (a simulation does, at its next chunk)."""
+        try:
+            self.conn.send(CANCEL)
+        except OSError:
+            pass
 
     def rss_mb(self) -> float:
         try:
@@ -115,7 +140,6 @@ class Worker:
             asyncio.CancelledError: cancelled (the worker is then stopped, or left to finish
                 where it is nearly done: see :meth:`Pool.run`).
         """
-        self.cancel.clear()
         self.conn.send((name, args))
         self.tasks += 1
         started = time.perf_counter()
@@ -275,7 +299,7 @@ class Pool:
             # importing), and is ended with its process where it runs on.
             deadline = now + GRACE_SECONDS if interruptible else started + FINISH_SECONDS
             if deadline > now:
-                worker.cancel.set()
+                worker.cancel()
                 self._later(self._settle(worker, deadline))
             else:
                 self._replace(worker)
