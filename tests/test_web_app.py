@@ -10,13 +10,15 @@ import os
 import threading
 import time
 import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx does the same
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient  # noqa: E402
 
 from sim.web import app as web_app  # noqa: E402
 from sim.web import workers  # noqa: E402
@@ -53,6 +55,25 @@ def test_the_game_endpoint_gives_its_controls_and_first_strategy(client):
     controls = client.get("/api/game?game=faro").json()
     assert "soda" in [r["name"] for r in controls["rules"]]
     assert controls["start"] == {"strategy": "flat-rank", "p.ranks": '"K"'}
+
+
+def test_open_gives_the_state_of_an_experiment_file_and_its_rows(client):
+    opened = client.get("/api/open?file=faro_soda.toml&variant=no-soda&row=high%20card").json()
+    assert opened["query"]["r.soda"] == "false" and opened["query"]["strategy"] == "high-card"
+    assert opened["variants"] == ["soda", "no-soda"]
+    assert "high card" in opened["strategies"]
+
+
+@pytest.mark.parametrize("name", ["../pyproject.toml", "/etc/hostname", "seven_up.py",
+                                  "missing.toml"])
+def test_open_reads_experiment_files_of_the_folder_only(client, name):
+    answer = client.get(f"/api/open?file={name}")
+    assert answer.status_code == 400 and answer.json()["control"] == "file"
+
+
+def test_status_gives_the_servers_memory_and_what_runs(client):
+    status = client.get("/api/status").json()
+    assert status["server_mb"] > 0 and status["simulations_running"] == 0
 
 
 def test_exact_answers_with_the_fractions(client):
