@@ -314,7 +314,16 @@ def snapshot(store: Any, started: float, total: int, done: bool,
                           **{k: _finite(r[k]) for k in ("diff", "diff_stderr", "diff_ci95_low",
                                                         "diff_ci95_high", "diff_exact")},
                           "shared_cards": bool(r["shared_cards"])})
+    trace: dict[str, list[dict[str, float]]] = {}
+    if not column:  # the running estimate, as the report's convergence chart draws it
+        conv = report.convergence(result, frame)
+        for r in conv.to_dict("records"):
+            if (r["variant"], r["strategy"]) in keep and _finite(r["edge"]) is not None:
+                trace.setdefault(r["variant"], []).append(
+                    {"x": int(r["rounds"]), "y": 100 * r["edge"],
+                     "lo": 100 * r["ci95_low"], "hi": 100 * r["ci95_high"]})
     return {"rows": [_row(r, column) for r in shown.to_dict("records")], "diffs": diffs,
+            "trace": trace,
             "chunks": sum(p.chunks for p in store.progress.values()), "total_chunks": total,
             "done": done, "seconds": time.perf_counter() - started, "stopped": stopped,
             "column": column}

@@ -589,9 +589,8 @@ function renderSimulation(s) {
     est.querySelector(".interval").textContent = `house edge ${basis}: 95% interval ${pct(row.edge_ci95_low)} to ${pct(row.edge_ci95_high)}${met}${row.note ? `; ${row.note}` : ""}`;
     div.append(name, est);
     box.appendChild(div);
-    const trace = PAGE.simTrace[row.variant] = PAGE.simTrace[row.variant] || [];
-    if (!trace.length || trace[trace.length - 1].x !== row.rounds) trace.push({x: row.rounds, y: 100 * row.edge, lo: 100 * row.edge_ci95_low, hi: 100 * row.edge_ci95_high});
   }
+  PAGE.simTrace = s.trace || {};  // the running estimate the run keeps (the report's convergence)
   const mine = s.rows.find(r => r.variant === "what-if") || s.rows[0];
   if (mine && !(PAGE.exact && (PAGE.exact.rows.find(x => x.role === "what-if") || PAGE.exact.rows[0]).edge)) {
     $("edge-main").textContent = pct(mine.edge);
@@ -616,6 +615,7 @@ function renderSimulation(s) {
   Charts.line($("sim-chart"), {
     title: `Simulated house edge ${basis} and its 95% interval`, xLabel: `${PAGE.game.round_name}s played`, yLabel: "house edge (%)",
     series: Object.entries(PAGE.simTrace).map(([v, pts]) => ({name: v === "what-if" ? "what-if" : `preset ${v}`, points: pts, band: true})),
+    xLog: Object.values(PAGE.simTrace).some(pts => pts.length > 1 && pts[pts.length - 1].x / pts[0].x > 50),
     yFormat: v => `${+v.toFixed(3)}`,
   });
 }

@@ -25,7 +25,10 @@ const Charts = (() => {
 
   function logTicks(lo, hi) {
     const ticks = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) ticks.push(Math.pow(10, e));
+    const few = Math.log10(hi / lo) < 3;  // a short range: 1, 2 and 5 of each decade
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      for (const m of few ? [1, 2, 5] : [1]) ticks.push(m * Math.pow(10, e));
+    }
     return ticks;
   }
 
