@@ -107,7 +107,7 @@ class Result:
         """The exact values of every variant x strategy (``houseedge exact``'s table)."""
         from sim.outputs import exact_report
 
-        return exact_report.values(self.experiment)
+        return exact_report.values(self.experiment, self.run.exact)
 
     @cached_property
     def figures(self) -> dict[str, Any]:

@@ -122,14 +122,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _short_table(frame) -> str:
-    """The headline columns (see :func:`sim.outputs.report.terminal_table`); for a game with no
-    stakes, the mean net per round."""
+    """The headline columns (see :func:`sim.outputs.report.terminal_table`)."""
     from sim.outputs.report import terminal_table
 
-    if frame["edge_per_initial_bet"].isna().all():
-        vw = max(8, *(len(v) for v in frame["variant"])) + 2
-        sw = max(9, *(len(s) for s in frame["strategy"])) + 2
-        return _short_table_no_stakes(frame, vw, sw)
     return terminal_table(frame)
 
 
@@ -150,23 +145,6 @@ def _rounds(text: str | None) -> int | None:
 
 class _Interrupted(Exception):
     """Ctrl-C, with what the user needs to know to go on."""
-
-
-def _short_table_no_stakes(frame, vw: int, sw: int) -> str:
-    """For a game with no stakes (bridge, piquet): the mean net per round (points, a score)
-    with its standard error, the exact mean where there is one, and z."""
-    lines = [f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'mean net':>12}{'± se':>10}"
-             f"{'exact':>12}{'z':>7}"]
-    for _, r in frame.iterrows():
-        exact = r.get("exact_mean_net", math.nan)
-        exact = math.nan if exact is None else exact
-        z = r.get("z_mean_net", math.nan)
-        z = math.nan if z is None else z
-        se = r.std_net / math.sqrt(r.rounds) if r.rounds else math.nan
-        lines.append(f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}{r.mean_net:>12.4f}"
-                     f"{se:>10.4f}{'' if math.isnan(exact) else f'{exact:.4f}':>12}"
-                     f"{'' if math.isnan(z) else f'{z:+.2f}':>7}")
-    return "\n".join(lines)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -222,7 +200,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print("\n" + report.comparison_terminal(pd.read_csv(out_dir / "comparisons.csv")))
     from sim import games
 
-    for line in games.get(exp.game).run_lines(frame):
+    for line in games.presentation(exp.game).run_lines(frame):
         print(line)
     session_rounds = 0
     if exp.session is not None:  # the [session] table: bankroll and risk of ruin
@@ -319,7 +297,7 @@ def _cmd_charts(args: argparse.Namespace) -> int:
         from sim.outputs import risk_report
 
         drawn = itertools.chain(drawn, risk_report.figures(
-            risk_report.measure_all(result.experiment, result.sessions)))
+            risk_report.measure_all(result)))
     for name, _caption, figure in drawn:
         path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"
         charts.save(figure, path, footer=footer)

@@ -46,15 +46,17 @@ def orderings_4x3() -> np.ndarray:
 
 def run_in_memory(experiment):
     """The RunResult the runner gives for an experiment, played in this process with no
-    folder: each chunk from the runner's streams (:func:`sim.core.rng.chunk_streams`), closed and
-    merged in chunk order, as :func:`sim.engine.runner.run_chunk` and the checkpoints do."""
+    folder: each chunk from the runner's streams (:func:`sim.core.rng.chunk_streams`), closed
+    and merged in chunk order, as :func:`sim.engine.runner.run_chunk` and the checkpoints do,
+    and each row's exact record as :func:`sim.engine.runner.run_exact` makes it."""
     from sim import games
     from sim.core.rng import chunk_streams
     from sim.core.stats import BatchTotals, Stats
+    from sim.engine.row_exact import row_exact
     from sim.engine.runner import RunResult
 
     game = games.get(experiment.game)
-    stats, totals = {}, {}
+    stats, totals, exact = {}, {}, {}
     for vi, variant in enumerate(experiment.variants):
         for si, spec in enumerate(experiment.strategies):
             strategy = spec.build(experiment.game)
@@ -64,8 +66,11 @@ def run_in_memory(experiment):
                 n = min(experiment.chunk_rounds, rounds - c * experiment.chunk_rounds)
                 seed = chunk_streams(experiment.seed, game.pack_key(variant.rules), spec.name, c)
                 chunk = game.simulate(variant.rules, strategy, spec.progression, n, seed)
-                chunk.close_batch(dependent=not game.rounds_independent(variant.rules))
+                chunk.close_batch(dependent=game.rounds_dependent(variant.rules, spec.progression))
                 row.add(chunk)
                 merged = merged.merge(chunk)
             stats[(vi, si)], totals[(vi, si)] = merged, row
-    return RunResult(experiment, stats, {pair: [] for pair in stats}, {}, totals, {})
+            exact[(vi, si)] = row_exact(game, variant.rules, strategy, spec.progression,
+                                        experiment.session is not None)
+    return RunResult(experiment, stats, {pair: [] for pair in stats}, {}, totals, {},
+                     exact=exact)

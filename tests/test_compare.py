@@ -280,3 +280,35 @@ def test_a_baseline_that_never_varies_says_pairing_gains_nothing():
     assert row.diff_stderr == pytest.approx(frame.set_index("strategy").loc[
         "pass after 2", "edge_stderr"])
     assert "the baseline does not vary" in row.note
+
+
+@pytest.mark.parametrize("data", [
+    {"game": "bridge", "variants": {"nine-never": {"preset": "nine-never"}},
+     "strategies": [{"use": "finesse"}, {"use": "drop"}, {"use": "survey"}]},
+    {"game": "cribbage", "variants": {"pone": {"preset": "six-card", "seat": "pone"}},
+     "strategies": [{"use": "first-cards"}, {"use": "best-hand"}]},
+    {"game": "piquet", "strategies": [{"use": "point"}, {"use": "lowest"}]},
+], ids=["bridge", "cribbage", "piquet"])
+def test_points_games_compare_their_rows_paired_in_their_own_units(data):
+    """A points game's rows are compared like any other's: their means per deal, paired on
+    the same cards, with an error, an interval and (where both rows are exact) z."""
+    from sim import api
+    from sim.engine import compare
+    from sim.outputs import report
+    from tests.conftest import run_in_memory
+
+    experiment = api.load({"name": "points", "rounds": 6_000, "chunk_rounds": 600,
+                           "seed": 5, **data})
+    result = run_in_memory(experiment)
+    frame = report.build(result)
+    assert "edge_per_initial_bet" not in frame and frame["edge"].notna().all()
+    paired = compare.comparison_frame(experiment, result.totals, frame)
+    assert len(paired) and not any(c.endswith("_per_initial_bet") for c in paired)
+    for column in ("diff", "diff_stderr", "diff_ci95_low", "diff_ci95_high",
+                   "independent_stderr", "variance_reduction"):
+        assert paired[column].notna().all(), column
+    means = frame.set_index("strategy")["edge"]
+    for row in paired.itertuples():
+        assert row.diff == pytest.approx(means[row.strategy] - means[row.baseline_strategy])
+    text = report.comparison_terminal(paired)
+    assert "points of %" not in text and "the measure's units" in text

@@ -71,7 +71,7 @@ def test_a_strategy_that_draws_moves_no_card(name):
     strategy = _deterministic(name)
     seed = chunk_streams(20261204, game.pack_key(rules), "a strategy", 2)
     drawing = Drawing(strategy)
-    if type(game).simulate_reference is Game.simulate_reference:
+    if type(game).play_reference is Game.play_reference:
         # No reference path (gin rummy: the deal itself, no decision): the kernel plays
         # every row, and no strategy is handed a generator at all.
         plain = game.simulate(rules, strategy, ProgressionSpec(), ROUNDS, seed)
@@ -82,3 +82,10 @@ def test_a_strategy_that_draws_moves_no_card(name):
         drew = game.simulate_reference(rules, drawing, ProgressionSpec(), ROUNDS, seed)
         assert drawing.draws > 0, "the strategy was handed no generator: nothing was tested"
     assert _rounds(drew) == _rounds(plain)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_template_hands_every_game_its_cards_and_the_strategys_generator_apart(name):
+    """No game overrides the template's reference entry: each fills in ``play_reference``,
+    which is given the chunk's cards and the strategy's generator as two things."""
+    assert type(games.get(name)).simulate_reference is Game.simulate_reference

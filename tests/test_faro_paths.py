@@ -164,9 +164,9 @@ def test_fast_loop_equals_general_loop(preset, strategy):
     fast_state = kernel_state(np.random.SeedSequence(5))
     slow_state = fast_state.copy()
     fast = simulate_table(rules, table, ProgressionSpec(), 3000, fast_state)
-    outcomes, sums, hist, counters = _simulate(
+    outcomes, sums, hist, counters, _ = _simulate(
         3000, slow_state, rules.pack_ranks(), *_kernel_args(rules, table, ProgressionSpec(),
-                                                             fast=False))
+                                                             fast=False), 0)
     assert (fast_state == slow_state).all()
     assert [fast.wins, fast.pushes, fast.losses] == outcomes.tolist()
     assert list(fast.sums.values()) == sums.tolist()

@@ -4,7 +4,8 @@
 * Paired comparisons of heavy-tailed rows (scratchcards whose top prize is one in millions;
   wagering bonuses, whose sessions end in a rare large cash-out): the rows' exact SDs count
   prizes that ten chunks of a sample miss, and no interval may be narrower than the rows' own
-  errors allow.
+  errors allow. And of points games (a mean per deal): bridge's lines on the same cards,
+  cribbage's seats on different deals.
 * Rows of dependent rounds (pontoon's pack carried from deal to deal) from only two chunks:
   their error comes from batches of a fixed length inside each chunk, on Student's t.
 
@@ -19,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import api
+from sim import api, games
 from sim.engine import compare
 from sim.outputs import report
 from tests.conftest import run_in_memory
@@ -42,6 +43,18 @@ BONUS = {"name": "coverage", "game": "bonus", "rounds": 6_000, "chunk_rounds": 6
                         {"name": "flat 25", "use": "flat", "params": {"stake": 25}},
                         {"name": "bold", "use": "bold"}]}
 
+# Points games, whose headline is a mean per deal: bridge's finesse and drop on the same unseen
+# cards (correlated), in two contracts; cribbage's random keep for the dealer against the pone
+# (different deals: independent).
+BRIDGE = {"name": "coverage", "game": "bridge", "rounds": 20_000, "chunk_rounds": 2_000,
+          "variants": {v: {"preset": v} for v in ("nine-never", "eight-ever")},
+          "strategies": [{"use": "finesse"}, {"use": "drop"}, {"use": "best"}]}
+CRIBBAGE = {"name": "coverage", "game": "cribbage", "rounds": 4_000, "chunk_rounds": 400,
+            "variants": {"pone": {"preset": "six-card", "seat": "pone"},
+                         "dealer": {"preset": "six-card", "seat": "dealer"}},
+            "strategies": [{"name": "random keep", "use": "first-cards"}]}
+
+
 def _comparisons(data: dict) -> pd.DataFrame:
     """The comparisons with an exact difference of every seed, with the bound their rows'
     own errors set (``|se_A - se_B|``)."""
@@ -53,7 +66,7 @@ def _comparisons(data: dict) -> pd.DataFrame:
         frame = report.build(result)
         paired = compare.comparison_frame(experiment, result.totals, frame)
         rows = {(r["variant"], r["strategy"]): r for r in frame.to_dict("records")}
-        basis = "wagered" if frame["headline_basis"].iloc[0].endswith("wagered") else "initial"
+        basis = games.get(experiment.game).measure.basis
         for r in paired[paired["diff_exact"].notna()].to_dict("records"):
             se_a = compare.row_error(rows[(r["variant"], r["strategy"])], basis).se
             se_b = compare.row_error(rows[(r["baseline_variant"], r["baseline_strategy"])],
@@ -62,8 +75,9 @@ def _comparisons(data: dict) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-@pytest.mark.parametrize("data", [SCRATCH, BONUS], ids=["scratchcards", "bonuses"])
-def test_paired_comparisons_of_heavy_tailed_rows_cover_the_exact_difference(data):
+@pytest.mark.parametrize("data", [SCRATCH, BONUS, BRIDGE, CRIBBAGE],
+                         ids=["scratchcards", "bonuses", "bridge", "cribbage"])
+def test_paired_comparisons_cover_the_exact_difference(data):
     paired = _comparisons(data)
     covered = (paired["diff_ci95_low"] <= paired["diff_exact"]) & (
         paired["diff_exact"] <= paired["diff_ci95_high"])

@@ -10,7 +10,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.core.headline import z_score
+from sim.core.estimate import z_score
 from sim.core.rng import kernel_state
 from sim.core.tabulate import NotTabulable
 from sim.games.pontoon import BankerTable, GivenCards, PlayerTable, PontoonRules, Session

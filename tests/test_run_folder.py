@@ -103,7 +103,7 @@ def test_resume_refuses_a_changed_key_and_another_version(tmp_path, monkeypatch,
     ('{"format": 3', "chunks/run.json is not valid JSON (Expecting ',' delimiter, line 1)"),
     ("[]", "chunks/run.json is not a JSON object (got list)"),
     ('{"format": 2}', "chunks/run.json was written by an older houseedge (checkpoint format 2; "
-                      "this one reads 4)"),
+                      "this one reads 5)"),
     (None, "chunks/run.json is missing"),
 ])
 def test_a_damaged_run_record_is_named_as_it_is(tmp_path, monkeypatch, capsys, record, problem):
@@ -214,8 +214,9 @@ def test_planning_and_checkpoints_stay_bounded(tmp_path):
     assert main(["run", FARO, "--out", str(out), "--quiet", "--no-charts", "rounds=60000",
                  "chunk_rounds=1000", "--jobs", "2"]) == 0
     names = [p.name for p in (out / "chunks").iterdir()]
-    assert sorted(names) == sorted(["run.json", *(f"v{v}-s{s}-prefix.json"
-                                                  for v in range(3) for s in range(6))])
+    assert sorted(names) == sorted(["run.json", *(f"v{v}-s{s}-{kind}.json" for v in range(3)
+                                                  for s in range(6)
+                                                  for kind in ("prefix", "exact"))])
     prefix = json.loads((out / "chunks" / "v0-s0-prefix.json").read_text())
     assert prefix["chunks"] == 60 and len(prefix["trace"]) < 60
 
@@ -275,3 +276,19 @@ def test_a_store_lists_its_chunks_folder_once_whatever_its_rows(tmp_path, monkey
     store = CheckpointStore(out, experiment.load(FARO, SMALL))
     store.load(repair=False)
     assert listings["n"] == 1 and store.done_chunks() == 6
+
+
+def test_a_damaged_exact_record_is_named_and_made_again(tmp_path, monkeypatch, capsys):
+    assert _run(FARO, tmp_path / "full") == 0
+    out = tmp_path / "cut"
+    _interrupted(monkeypatch, FARO, out, 8)
+    victim = out / "chunks" / "v0-s0-exact.json"
+    victim.write_text(victim.read_text().replace('"value"', '"worth"'))
+    with pytest.raises(CorruptCheckpoint, match=str(victim)):
+        CheckpointStore(out, experiment.load(FARO, SMALL)).load(repair=False)
+    capsys.readouterr()
+    assert _run(FARO, out, "--resume") == 0
+    err = capsys.readouterr().err
+    assert f"{victim}: unreadable checkpoint (not an exact record" in err and "made again" in err
+    for name in ("report.csv", "comparisons.csv"):
+        assert (tmp_path / "full" / name).read_bytes() == (out / name).read_bytes()

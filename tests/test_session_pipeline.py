@@ -121,8 +121,8 @@ def test_kill_9_during_session_play_then_resume_equals_uninterrupted(full, tmp_p
     _same_numbers(full, out)
 
 
-def test_report_rebuilds_a_session_run_without_playing_a_round(full, tmp_path, monkeypatch,
-                                                                capsys):
+def test_report_rebuilds_a_session_run_without_asking_the_game_for_a_number(
+        full, tmp_path, monkeypatch, capsys):
     copy = tmp_path / "copy"
     shutil.copytree(full, copy)
     for path in copy.iterdir():  # only what a rebuild reads: the chunks and the manifest
@@ -136,7 +136,8 @@ def test_report_rebuilds_a_session_run_without_playing_a_round(full, tmp_path, m
             raise AssertionError(f"{name} called by a rebuild")
         return kernel_call
 
-    for name in ("simulate", "simulate_table", "simulate_reference", "session_nets"):
+    for name in ("simulate", "simulate_table", "simulate_reference", "session_nets", "exact",
+                 "round_law", "round_chain", "not_offered", "engine_path"):
         monkeypatch.setattr(Game, name, counted(name))
     monkeypatch.setattr(session_play, "play_chunk", counted("play_chunk"))
     monkeypatch.setattr(session_play, "grid", counted("grid"))

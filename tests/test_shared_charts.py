@@ -16,6 +16,7 @@ from sim import games
 from sim.cli import main
 from sim.core import plotting
 from sim.outputs import charts
+from sim.outputs.exact_charts import variant_exact_charts
 
 ROOT = Path(__file__).parents[1]
 KEYED = [name for name in games.names()
@@ -142,7 +143,8 @@ def test_a_saved_shared_chart_is_held_as_its_bytes_only():
     game = games.get("bridge")
     rules = next(iter(game.presets.values()))
     seen = {}
-    for variant, name, figure in game.variant_exact_charts([("a", rules), ("b", rules)]):
+    for variant, name, figure in variant_exact_charts(games.presentation("bridge"),
+                                                      [("a", rules), ("b", rules)]):
         png = charts.figure_bytes(figure, "png", close=False)
         if variant == "a":
             seen[name] = png, charts.figure_bytes(figure, "svg")
@@ -161,10 +163,9 @@ def _pontoon_charts(path: Path, overrides: list[str] = ()) -> dict[str, list[str
     from sim.engine import experiment
 
     exp = experiment.load(path, list(overrides))
-    game = games.get("pontoon")
     found: dict[str, list[str]] = defaultdict(list)
-    for variant, name, figure in game.variant_exact_charts(
-            ((v.name, v.rules) for v in exp.variants),
+    for variant, name, figure in variant_exact_charts(
+            games.presentation("pontoon"), ((v.name, v.rules) for v in exp.variants),
             [spec.build("pontoon") for spec in exp.strategies]):
         found[variant].append(name)
         plt.close(figure)

@@ -92,6 +92,22 @@ def kernel_state(seed: Streams | np.random.SeedSequence) -> np.ndarray:
     return state
 
 
+@dataclass(frozen=True)
+class Cards:
+    """The cards of a chunk as a reference path deals them: from the cards' stream only, as a
+    numpy generator or as the compiled kernels' xoshiro state (the kernel's own deals, card
+    for card). The template hands a game this and the strategy's generator apart
+    (:meth:`sim.games.base.Game.simulate_reference`), so no strategy can draw from it."""
+
+    seed: np.random.SeedSequence
+
+    def generator(self) -> np.random.Generator:
+        return generator(self.seed)
+
+    def kernel_state(self) -> np.ndarray:
+        return kernel_state(self.seed)
+
+
 def named_streams(root: int, stream: str, pack: str, strategy: str, *index: int) -> Streams:
     """The streams of the work called ``stream`` (e.g. "sessions"), at ``index`` (e.g. chunk,
     block), of a row dealing pack ``pack`` with strategy ``strategy``: keyed by names like the

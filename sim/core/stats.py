@@ -303,6 +303,19 @@ class Stats:
     def stderr_per_total_wagered(self) -> float:
         return self._ratio_edge("wagered")[1]
 
+    def estimate(self, basis: str) -> tuple[float, float]:
+        """The row's measure on ``basis`` and its standard error: the house edge per initial
+        stake (``"initial"``) or per amount wagered (``"wagered"``), or the mean net result
+        per round (``"round"``, a points game's; its error needs independent rounds)."""
+        if basis == "round":
+            n = self.rounds
+            if n < 2 or self.dependent:  # batches keep no round counts to weigh their means
+                return self.mean_net, math.nan
+            return self.mean_net, self.std_net / math.sqrt(n)
+        if basis not in ("initial", "wagered"):
+            raise ValueError(f"basis: expected initial, wagered or round, got {basis!r}")
+        return self._ratio_edge(basis)
+
     def ci95(self) -> tuple[float, float]:
         """95% confidence interval of :attr:`edge_per_initial_bet` (Student's t on
         :attr:`stderr_dof`)."""

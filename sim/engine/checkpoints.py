@@ -15,6 +15,9 @@ chunk: the prefix then records ``stopped``, and chunks computed beyond it are dr
 rows of a target's group are merged in lockstep, chunk index by chunk index, so the decision
 at each chunk count sees the same merged chunks however the chunks were scheduled.
 
+Each row's exact record (:mod:`sim.engine.row_exact`: its exact value or why there is none,
+whether its bet is offered, its path) is kept as ``v0-s1-exact.json``.
+
 A run with a ``[session]`` table also plays its sessions in chunks (:mod:`sim.engine.session_play`),
 kept the same way: per pair, ``v0-s1-sessions.json`` holds the histogram grid of the pair's
 sessions and the merged prefix of their chunks, and ``v0-s1-k3.json`` a session chunk finished
@@ -42,11 +45,12 @@ from sim.core.errors import InputError
 from sim.core.files import write_atomic
 from sim.core.stats import SUM_FIELDS, BatchTotals, Stats
 from sim.engine.experiment import Experiment
+from sim.engine.row_exact import RowExact
 from sim.risk.montecarlo import Grid, SessionStats
 
 CHUNK_DIR = "chunks"
 RUN_FILE = "run.json"
-FORMAT = 4  # 4: session play is checkpointed
+FORMAT = 5  # 4: session play is checkpointed; 5: each row's exact record too
 
 # Chunk counts at which the running estimate is kept: every count up to 16, then 16 a decade.
 TRACE_COUNTS = frozenset(range(1, 17)) | frozenset(
@@ -235,6 +239,7 @@ class CheckpointStore:
         self.group_of = {p: group for group in self.rule.groups for p in group}
         self.sessions = ({p: SessionProgress() for p in pairs(experiment)}
                          if experiment.session is not None else {})
+        self.exact: dict[tuple[int, int], RowExact] = {}
         for pair in getattr(rule, "not_offered", ()):  # nothing to play for
             self.progress[pair].stopped = True
 
@@ -286,6 +291,10 @@ class CheckpointStore:
         return f"v{pair[0]}-s{pair[1]}-c{index}.json"
 
     @staticmethod
+    def _exact_name(pair: tuple[int, int]) -> str:
+        return f"v{pair[0]}-s{pair[1]}-exact.json"
+
+    @staticmethod
     def _sessions_name(pair: tuple[int, int]) -> str:
         return f"v{pair[0]}-s{pair[1]}-sessions.json"
 
@@ -327,6 +336,15 @@ class CheckpointStore:
         for index in self.progress[pair].ahead:
             (self.folder / self._chunk_name(pair, index)).unlink(missing_ok=True)
         self.progress[pair].ahead.clear()
+
+    def add_exact(self, pair: tuple[int, int], record: RowExact) -> None:
+        """Keep a row's exact record."""
+        self.exact[pair] = record
+        write_atomic(self.folder / self._exact_name(pair), json.dumps(record.to_json()))
+
+    def exact_todo(self) -> list[tuple[int, int]]:
+        """The rows whose exact record is still to be made."""
+        return [pair for pair in self.progress if pair not in self.exact]
 
     def set_grid(self, pair: tuple[int, int], grid: Grid) -> None:
         """Fix the histogram grid of a pair's sessions, before its first session chunk."""
@@ -424,7 +442,26 @@ class CheckpointStore:
                     notes.append(f"{exc}; that chunk is computed again")
         for pair in self.progress:
             self._absorb(pair)
+        notes += self._load_exact(repair)
         notes += self._load_sessions(repair)
+        return notes
+
+    def _load_exact(self, repair: bool) -> list[str]:
+        """Read each row's exact record (an unreadable one is made again when repairing)."""
+        notes = []
+        for pair in self.progress:
+            path = self.folder / self._exact_name(pair)
+            if not path.exists():
+                continue
+            try:
+                self.exact[pair] = RowExact.from_json(_read_json(path))
+            except (CorruptCheckpoint, KeyError, TypeError, ValueError) as exc:
+                error = exc if isinstance(exc, CorruptCheckpoint) else CorruptCheckpoint(
+                    path, f"not an exact record: {type(exc).__name__}: {exc}")
+                if not repair:
+                    raise error from None
+                path.unlink(missing_ok=True)
+                notes.append(f"{error}; it is made again")
         return notes
 
     def _load_sessions(self, repair: bool) -> list[str]:
@@ -574,7 +611,8 @@ class CheckpointStore:
 
     def finished(self) -> bool:
         return (all(self.done(pair) and not p.ahead for pair, p in self.progress.items())
-                and all(self.sessions_done(pair) for pair in self.sessions))
+                and all(self.sessions_done(pair) for pair in self.sessions)
+                and not self.exact_todo())
 
 
 def _prefix_rounds(experiment: Experiment, pair: tuple[int, int], chunks: int) -> int:

@@ -38,11 +38,14 @@ import pandas as pd
 
 from sim import games
 from sim.core.errors import UnknownName
-from sim.core.headline import UNRELIABLE_NOTES
+from sim.core.estimate import ROUND, STAKES, UNRELIABLE_NOTES
 from sim.core.stats import MIN_BATCHES, Z95, BatchTotals, Stats, t95, z_score
 
 Pair = tuple[int, int]
-STAKE_COLUMN = {"initial": 2, "wagered": 3}
+# Of a batch's totals (rounds, net, initial, wagered): what a basis divides the net by, and
+# the sign of the measure (an edge is the house's, minus the player's net; points are as won).
+STAKE_COLUMN = {"initial": 2, "wagered": 3, ROUND: 0}
+SIGN = {"initial": -1.0, "wagered": -1.0, ROUND: 1.0}
 # A target is never judged met on fewer chunks than this: before, the error is itself a guess.
 MIN_TARGET_CHUNKS = 2
 
@@ -108,7 +111,9 @@ class RowError:
 def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
                       errors: tuple[RowError, RowError] | None = None, shared: bool = True
                       ) -> PairedDifference:
-    """The paired difference of two rows' edges on ``basis`` ("initial" or "wagered").
+    """The paired difference of two rows' measures on ``basis``: their edges per initial stake
+    (``"initial"``) or per amount wagered (``"wagered"``), or a points game's means per round
+    (``"round"``: the same algebra with the rounds for the stake and the sign reversed).
 
     Both rows' batches are merged to the coarser of their widths; a row with fewer chunks
     than the other contributes nothing to the batches it did not play (those count with the
@@ -122,7 +127,7 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
     missed a rare large prize understate each row's spread, but not their correlation.
     Without ``errors`` the batches alone give it (batch means on the per-batch differences).
     """
-    column = STAKE_COLUMN[basis]
+    column, sign = STAKE_COLUMN[basis], SIGN[basis]
     width = max(row.width, base.width)
     a, b = row.at_width(width), base.at_width(width)
     n = max(len(a), len(b))
@@ -131,8 +136,8 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
     stake_b = sum(x[column] for x in b)
     if stake_a == 0 or stake_b == 0:
         return nan
-    edge_a = -sum(x[1] for x in a) / stake_a
-    edge_b = -sum(x[1] for x in b) / stake_b
+    edge_a = sign * sum(x[1] for x in a) / stake_a
+    edge_b = sign * sum(x[1] for x in b) / stake_b
     diff = edge_a - edge_b + 0.0
     if errors is not None and not shared:  # independent rows: the rows' errors alone
         se_a, se_b = errors[0].se, errors[1].se
@@ -146,8 +151,9 @@ def paired_difference(row: BatchTotals, base: BatchTotals, basis: str,
     a += [zero] * (n - len(a))
     b += [zero] * (n - len(b))
     scale = n / (n - 1)
-    ra = [(x[1] + edge_a * x[column]) / stake_a for x in a]
-    rb = [(x[1] + edge_b * x[column]) / stake_b for x in b]
+    # The residual N_b - (N / S) S_b of each batch, over S (its sign is the same for both).
+    ra = [(x[1] - sign * edge_a * x[column]) / stake_a for x in a]
+    rb = [(x[1] - sign * edge_b * x[column]) / stake_b for x in b]
     var_a = scale * sum(p * p for p in ra)
     var_b = scale * sum(q * q for q in rb)
     # Batch means on the per-batch differences: honest where each row's batches show its
@@ -242,6 +248,9 @@ COMPARISON_COLUMNS = [
     "diff_stderr_per_total_wagered", "exact_diff_per_total_wagered",
     "diff_z_per_total_wagered", "note",
 ]
+# Where a report row keeps the exact value of each basis.
+EXACT_COLUMN = {"initial": "exact_edge", "wagered": "exact_edge_per_total_wagered",
+                ROUND: "edge_exact"}
 SUMMARY_COMPARISON_COLUMNS = ["variant", "strategy", "baseline_variant", "baseline_strategy",
                               "diff", "diff_stderr", "diff_ci95_low", "diff_ci95_high",
                               "independent_stderr", "variance_reduction", "diff_exact",
@@ -253,11 +262,16 @@ def row_error(row: Mapping[str, Any], basis: str) -> RowError:
     where the game has it, else the sample's (from every round, or from its batches where
     rounds are dependent), with the degrees of freedom it rests on and, where the report
     flags it, why it cannot be trusted."""
-    exact_column, column = (("stderr_exact", "stderr") if basis == "initial" else
-                            ("stderr_exact_per_total_wagered", "stderr_per_total_wagered"))
-    exact = _number(row.get(exact_column))
-    if math.isfinite(exact):
-        return RowError(exact, exact=True)
+    if basis == ROUND:  # a points game's only basis: its headline
+        if row.get("stderr_source") == "exact":
+            return RowError(_number(row.get("edge_stderr")), exact=True)
+        column = "edge_stderr"
+    else:
+        exact_column, column = (("stderr_exact", "stderr") if basis == "initial" else
+                                ("stderr_exact_per_total_wagered", "stderr_per_total_wagered"))
+        exact = _number(row.get(exact_column))
+        if math.isfinite(exact):
+            return RowError(exact, exact=True)
     batches = _number(row.get("stderr_batches"))
     dof = batches - 1 if math.isfinite(batches) else max(float(row["rounds"]) - 1, 1.0)
     note = row.get("note") if isinstance(row.get("note"), str) else ""
@@ -285,7 +299,7 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
     correlation's (Fisher's z on the paired batches).
     """
     game = games.get(experiment.game)
-    basis = game.headline_basis
+    measure = game.measure
     index = {(r["variant"], r["strategy"]): r for r in frame.to_dict("records")}
     names = ([v.name for v in experiment.variants], [s.name for s in experiment.strategies])
     packs = [game.pack_key(v.rules) for v in experiment.variants]
@@ -303,23 +317,24 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
             "headline_basis": a["headline_basis"], "shared_cards": shared}
         not_offered = any(isinstance(r.get("note"), str) and r["note"].startswith(
             "not offered") for r in (a, b))
-        for side, exact_column in (("initial", "exact_edge"),
-                                   ("wagered", "exact_edge_per_total_wagered")):
+        for side in measure.bases:
+            exact_column = EXACT_COLUMN[side]
             errors = (row_error(a, side), row_error(b, side))
             paired = paired_difference(totals[comp.row], totals[comp.base], side, errors,
                                        shared)
             if not_offered:
                 paired = PairedDifference(math.nan, math.nan, paired.batches, math.nan,
                                           math.nan, math.nan, math.nan)
-            suffix = "per_initial_bet" if side == "initial" else "per_total_wagered"
             exact = a[exact_column] - b[exact_column]
             if abs(exact) < 1e-12:  # two exact values equal but for float rounding
                 exact = 0.0
-            out[f"diff_{suffix}"] = paired.diff
-            out[f"diff_stderr_{suffix}"] = paired.stderr
-            out[f"exact_diff_{suffix}"] = exact
-            out[f"diff_z_{suffix}"] = z_score(paired.diff, exact, paired.stderr)
-            if side != basis:
+            if measure.kind == STAKES:  # both bases, each in its own columns
+                suffix = "per_initial_bet" if side == "initial" else "per_total_wagered"
+                out[f"diff_{suffix}"] = paired.diff
+                out[f"diff_stderr_{suffix}"] = paired.stderr
+                out[f"exact_diff_{suffix}"] = exact
+                out[f"diff_z_{suffix}"] = z_score(paired.diff, exact, paired.stderr)
+            if side != measure.basis:
                 continue
             independent = math.hypot(errors[0].se, errors[1].se)
             reduction = (independent / paired.stderr) ** 2 if paired.stderr > 0 else math.nan
@@ -335,7 +350,9 @@ def comparison_frame(experiment: Any, totals: Mapping[Pair, BatchTotals],
                 "note": "; ".join(_comparison_notes(paired, errors, shared, (a, b),
                                                     reduction, (low, high)))})
         rows.append(out)
-    columns = COMPARISON_COLUMNS[:6] + list(grid_columns) + COMPARISON_COLUMNS[6:]
+    every = COMPARISON_COLUMNS if measure.kind == STAKES else [
+        c for c in COMPARISON_COLUMNS if not c.endswith(("_per_initial_bet", "_per_total_wagered"))]
+    columns = every[:6] + list(grid_columns) + every[6:]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -428,7 +445,7 @@ class TargetRule:
     def __init__(self, experiment: Any, targets: Targets) -> None:
         self.targets = targets
         game = games.get(experiment.game)
-        self.basis = game.headline_basis
+        self.basis = game.measure.basis
         pairs = [(v, s) for v in range(len(experiment.variants))
                  for s in range(len(experiment.strategies))]
         self.comparisons = comparisons(experiment) if targets.diff_ci is not None else []
@@ -452,8 +469,9 @@ class TargetRule:
                 exact = game.exact(variant.rules, spec.build(experiment.game), spec.progression)
                 if exact is None:
                     continue
-                sd, stake = ((exact.sd_net, exact.mean_initial_stake) if self.basis == "initial"
-                             else (exact.sd_residual_total, exact.mean_total_wagered))
+                sd, stake = {"initial": (exact.sd_net, exact.mean_initial_stake),
+                             "wagered": (exact.sd_residual_total, exact.mean_total_wagered),
+                             ROUND: (exact.sd_net, 1.0)}[self.basis]
                 if sd is not None and stake:
                     out[(vi, si)] = (float(sd), float(stake))
         return out
@@ -463,7 +481,7 @@ class TargetRule:
         if pair in self.exact_sd and stats.rounds:
             sd, stake = self.exact_sd[pair]
             return Z95 * sd / math.sqrt(stats.rounds) / stake
-        se = stats.stderr if self.basis == "initial" else stats.stderr_per_total_wagered
+        se = stats.estimate(self.basis)[1]
         return Z95 * se if stats.stderr_reliable else math.nan
 
     def decide(self, chunks: int, stats: Mapping[Pair, Stats],

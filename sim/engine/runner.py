@@ -13,6 +13,7 @@ memory and the checkpoints stay bounded whatever the number of rounds.
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import logging
 import sys
@@ -35,6 +36,7 @@ from sim.core.timing import SESSION_PLAY, Phases
 from sim.engine import session_play, workers
 from sim.engine.checkpoints import CheckpointStore, Chunk, SessionChunk
 from sim.engine.experiment import Experiment, StrategySpec
+from sim.engine.row_exact import RowExact, row_exact
 from sim.engine.run_folder import open_run
 from sim.risk.montecarlo import Grid, SessionStats
 from sim.risk.spec import SessionSpec
@@ -59,6 +61,7 @@ class RunResult:
     stopped: dict[tuple[int, int], bool] = field(default_factory=dict)  # met a target
     resumed_rounds: int = 0  # of the rounds, how many this command read from saved chunks
     sessions: dict[tuple[int, int], SessionStats] = field(default_factory=dict)
+    exact: dict[tuple[int, int], RowExact] = field(default_factory=dict)
 
     def merged(self, variant: int, strategy: int) -> Stats:
         return self.stats[(variant, strategy)]
@@ -73,7 +76,7 @@ class RunResult:
                    dict(execution or {}),
                    {pair: p.totals for pair, p in store.progress.items()},
                    {pair: p.stopped for pair, p in store.progress.items()},
-                   sessions=store.session_stats())
+                   sessions=store.session_stats(), exact=dict(store.exact))
 
 
 _BUILT: dict[str, Any] = {}
@@ -99,8 +102,17 @@ def run_chunk(game_name: str, variant: str, rules: Any, spec: StrategySpec, roun
     seed = chunk_streams(root_seed, game.pack_key(rules), spec.name, chunk.index)
     strategy = _strategy(game_name, spec, files)
     stats = game.simulate(rules, strategy, spec.progression, rounds, seed)
-    stats.close_batch(dependent=not game.rounds_independent(rules))
+    stats.close_batch(dependent=game.rounds_dependent(rules, spec.progression))
     return chunk, stats.to_json()
+
+
+def run_exact(game_name: str, rules: Any, spec: StrategySpec, with_law: bool,
+              pair: tuple[int, int], files: tuple[tuple[str, str], ...] = ()
+              ) -> tuple[tuple[int, int], dict[str, Any]]:
+    """Make one row's exact record (in a worker) and return it as plain data."""
+    record = row_exact(games.get(game_name), rules, _strategy(game_name, spec, files),
+                       spec.progression, with_law)
+    return pair, record.to_json()
 
 
 def run_session_chunk(game_name: str, rules: Any, spec: StrategySpec, session: SessionSpec,
@@ -230,7 +242,8 @@ def _fix_grids(experiment: Experiment, store: CheckpointStore,
             variant, strategy = experiment.variants[pair[0]], experiment.strategies[pair[1]]
             store.set_grid(pair, session_play.grid(
                 game, variant.rules, _strategy(experiment.game, strategy, files),
-                strategy.name, strategy.progression, spec, experiment.seed))
+                strategy.name, strategy.progression, spec, experiment.seed,
+                store.exact[pair].session_law()))
 
 
 def _session_calls(experiment: Experiment, store: CheckpointStore,
@@ -275,6 +288,11 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
                    unit=" rounds", unit_scale=True, desc=experiment.name, leave=False,
                    disable=(not progress) if progress is not None else None)
         files = tuple(sorted(experiment.files.items()))
+        # Each row's exact record first (it overlaps the first chunks), then the rounds.
+        exact_calls = (
+            delayed(run_exact)(experiment.game, experiment.variants[pair[0]].rules,
+                               experiment.strategies[pair[1]], session is not None, pair, files)
+            for pair in store.exact_todo())
         calls = (
             delayed(run_chunk)(experiment.game, experiment.variants[c.variant].name,
                                experiment.variants[c.variant].rules,
@@ -288,9 +306,15 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
             # The (reusable) worker processes, deaf to Ctrl-C, perhaps started early by the
             # command line (sim.engine.workers); the run's own calls below reuse them.
             workers.ready(n_jobs)
+        def keep(item: Any, data: dict[str, Any]) -> None:
+            if isinstance(item, Chunk):
+                store.add(item, Stats.from_json(data))
+            else:
+                store.add_exact(item, RowExact.from_json(data))
+
         with bar:
-            _collect(parallel, calls, lambda c, stats: store.add(c, Stats.from_json(stats)),
-                     bar, store, lambda c: c.rounds)
+            _collect(parallel, itertools.chain(exact_calls, calls), keep, bar, store,
+                     lambda item: item.rounds if isinstance(item, Chunk) else 0)
             if session is not None:
                 with (phases or Phases()).phase(SESSION_PLAY):
                     _fix_grids(experiment, store, files)

@@ -18,7 +18,7 @@ import numpy as np
 
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import named_streams
-from sim.risk.law import RoundLaw
+from sim.risk.law import ChainLaw, RoundLaw
 from sim.risk.montecarlo import Grid, SessionStats
 from sim.risk.spec import SessionSpec
 
@@ -42,12 +42,23 @@ def round_law(game: Any, rules: Any, strategy: Any, progression: ProgressionSpec
     return RoundLaw.from_pairs(*pairs) if pairs is not None else None
 
 
-def grid(game: Any, rules: Any, strategy: Any, strategy_name: str,
-         progression: ProgressionSpec, spec: SessionSpec, root: int) -> Grid:
-    """The histogram grid of a row's sessions: from the round's exact law (bins of its
-    lattice step), else from a pilot of a few sessions on a stream of their own (bins of half
-    a base stake, or the smallest net where that is less)."""
+def exact_law(game: Any, rules: Any, strategy: Any, progression: ProgressionSpec
+              ) -> RoundLaw | ChainLaw | None:
+    """The exact law of a session's rounds, where the game gives one: of one round where
+    rounds are alike, else of the chain that drives them (a progression's unit)."""
     law = round_law(game, rules, strategy, progression)
+    if law is not None:
+        return law
+    chain = game.round_chain(rules, strategy, progression)
+    return ChainLaw.from_chain(chain) if chain is not None else None
+
+
+def grid(game: Any, rules: Any, strategy: Any, strategy_name: str,
+         progression: ProgressionSpec, spec: SessionSpec, root: int,
+         law: RoundLaw | ChainLaw | None) -> Grid:
+    """The histogram grid of a row's sessions: from the rounds' exact ``law`` (bins of its
+    lattice step; :func:`exact_law`), else from a pilot of a few sessions on a stream of
+    their own (bins of half a base stake, or the smallest net where that is less)."""
     if law is not None:
         largest = float(np.abs(law.values).max() or law.step)
         return Grid.for_session(spec, law.step, law.mean, law.sd, largest)
@@ -92,7 +103,8 @@ def play(game: Any, rules: Any, strategy: Any, strategy_name: str,
          progression: ProgressionSpec, spec: SessionSpec, root: int) -> SessionStats:
     """Every session of a row in this process, chunk after chunk: the numbers the runner's
     checkpointed chunks merge to (for a caller holding a game and a strategy, not a run)."""
-    grid_ = grid(game, rules, strategy, strategy_name, progression, spec, root)
+    grid_ = grid(game, rules, strategy, strategy_name, progression, spec, root,
+                 exact_law(game, rules, strategy, progression))
     merged: SessionStats | None = None
     for i, n in enumerate(chunk_sizes(spec)):
         stats = play_chunk(game, rules, strategy, strategy_name, progression, spec, grid_,

@@ -7,21 +7,20 @@ is the one place that asks, and where the strategy offers nothing it asks :meth:
 (the engine building a table from a plain strategy; no table by default). On top of that one
 finder the base writes, once for every game, the dispatch of :meth:`Game.simulate` (the kernel
 when there is a table, else the reference path), :meth:`Game.engine_path`, :meth:`Game.exact`,
-:meth:`Game.exact_unavailable`, :meth:`Game.session_nets`, :meth:`Game.round_law` and
-:meth:`Game.not_offered`; a game fills in the ``*_table`` methods its kernel and exact code
-answer.
+:meth:`Game.exact_unavailable`, :meth:`Game.session_nets`, :meth:`Game.round_law`,
+:meth:`Game.round_chain` and :meth:`Game.not_offered`; a game fills in the ``*_table`` methods
+its kernel and exact code answer.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from abc import ABC
 from collections.abc import (
     Callable,
     Collection,
     Hashable,
-    Iterable,
-    Iterator,
     Mapping,
     Sequence,
 )
@@ -34,8 +33,10 @@ import numpy as np
 import pandas as pd
 
 from sim.core.errors import InputError, UnknownName
+from sim.core.estimate import Measure
+from sim.core.markov import RoundChain
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Streams
+from sim.core.rng import Cards, Streams, strategy_generator, streams
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 
 RulesT = TypeVar("RulesT")
@@ -73,6 +74,12 @@ class ExactValue:
     ``sd_residual_total`` does the same for ``z_vs_exact_per_total_wagered``: the exact SD of
     ``net + edge_per_total_wagered x total wagered`` per round (``sd_net`` itself when every
     round wagers the same).
+
+    Where the initial stake varies because a progression carries its unit from round to
+    round, ``sd_net`` is in the same way the SD of ``net + edge_per_initial_bet x initial``,
+    and both are *long-run* SDs: the square root of ``lim Var(sum of n residuals) / n``,
+    the autocovariances of the dependent rounds included, which is what the standard error
+    of a long run's edge needs. The means are then the long-run means per round.
     """
 
     mean_net: float
@@ -95,6 +102,30 @@ class ExactValue:
         if self.mean_total_wagered:
             return -self.mean_net / self.mean_total_wagered
         return None
+
+    def value(self, basis: str) -> float | None:
+        """The exact measure on ``basis``: the edge per initial stake (``"initial"``) or per
+        amount wagered (``"wagered"``), or the mean net per round (``"round"``)."""
+        if basis == "initial":
+            return self.edge_per_initial_bet
+        if basis == "wagered":
+            return self.edge_per_total_wagered
+        return self.mean_net
+
+    def stderr(self, basis: str, rounds: int) -> float | None:
+        """The exact standard error of the estimate on ``basis`` from ``rounds`` rounds,
+        where the exact SD is known (None: take the sample's)."""
+        if not rounds:
+            return None
+        if basis == "initial":
+            if self.sd_net is None or not self.mean_initial_stake:
+                return None
+            return self.sd_net / math.sqrt(rounds) / self.mean_initial_stake
+        if basis == "wagered":
+            if self.sd_residual_total is None or not self.mean_total_wagered:
+                return None
+            return self.sd_residual_total / math.sqrt(rounds) / self.mean_total_wagered
+        return None if self.sd_net is None else self.sd_net / math.sqrt(rounds)
 
 
 @dataclass(frozen=True)
@@ -120,7 +151,7 @@ class BenchTiming:
 class Game(ABC, Generic[RulesT, TableT]):
     """A game: its rules type and presets, a simulator, and exact values where they exist.
 
-    The template: a game gives :meth:`simulate_reference` (any Python strategy) and, where it
+    The template: a game gives :meth:`play_reference` (any Python strategy) and, where it
     has a kernel, :meth:`simulate_table`; the exact code answers through :meth:`exact_table`,
     :meth:`round_law_table`, :meth:`session_nets_table` and :meth:`not_offered_table`. Each is
     reached only through :meth:`table_of`.
@@ -132,15 +163,13 @@ class Game(ABC, Generic[RulesT, TableT]):
     rules_type: type[RulesT]
     presets: Mapping[str, RulesT]
     printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
-    # The basis of the headline edge: what a player of the game means by "the house edge".
-    # "initial" (per initial stake) where a round is one bet; "wagered" (per amount wagered)
-    # where a round holds many bets (a faro deal, a scratchcard budget).
-    headline_basis: str = "initial"
-    # Whether the terminal and the page also show paired comparisons on the other basis,
-    # where a player asks both (a faro deal's cost per deal beside per bet); not by default:
-    # a scratchcard budget's "initial stake" is its first ticket, and a bonus's per amount
-    # wagered has no exact SD to take its error from. comparisons.csv holds both always.
-    compare_other_basis: bool = False
+    # What a round measures and what the report headlines (sim.core.estimate.Measure): a
+    # house edge per initial stake where a round is one bet, per amount wagered where it holds
+    # many (a faro deal, a scratchcard budget); a mean per round where nobody stakes anything.
+    # The other basis is compared on the terminal and the page only where a player asks it
+    # (a faro deal's cost per deal beside per bet), not by default: a scratchcard budget's
+    # "initial stake" is its first ticket, and a bonus's per amount wagered has no exact SD.
+    measure: Measure = Measure.stakes("initial")
     rules_doc: str = ""  # the rules as the project models them, e.g. "docs/rules/faro.md"
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
     # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").
@@ -150,6 +179,9 @@ class Game(ABC, Generic[RulesT, TableT]):
     flat_stakes_only: str = ""
     check_rounds: int = 2  # rounds the reference path plays to check a strategy
     fast_path: str = KERNEL  # what the report's path column calls the fast path ("numpy")
+    # The simulators carry a progression's unit from round to round (so a row under one has
+    # dependent rounds) and cut its rounds into batches of batch_rounds for the error.
+    progression_batches: bool = False
 
     def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
@@ -270,8 +302,21 @@ class Game(ABC, Generic[RulesT, TableT]):
         raise NotImplementedError(f"{self.name} has no kernel")
 
     def simulate_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
-                           rounds: int, seed: np.random.SeedSequence) -> Stats:
-        """Play ``rounds`` rounds on the reference path (any Python strategy)."""
+                           rounds: int, seed: Streams | np.random.SeedSequence) -> Stats:
+        """Play ``rounds`` rounds on the reference path (any Python strategy).
+
+        Common random numbers are the template's: the game is handed the chunk's cards
+        (:class:`~sim.core.rng.Cards`, from the cards' stream) and the strategy's own
+        generator apart, so a strategy that draws moves no card of any row.
+        """
+        parts = streams(seed)
+        return self.play_reference(rules, strategy, progression, rounds, Cards(parts.cards),
+                                   strategy_generator(parts))
+
+    def play_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
+        """The game's reference path: ``rounds`` rounds dealt from ``cards``, the strategy
+        handed ``rng`` (its own generator) wherever it decides."""
         raise NotImplementedError(f"{self.name} has no reference path")
 
     def engine_path(self, rules: RulesT, strategy: Any) -> str:
@@ -296,11 +341,22 @@ class Game(ABC, Generic[RulesT, TableT]):
         taken from the spread between batches of :meth:`batch_rounds` rounds instead."""
         return True
 
-    def batch_rounds(self, rules: RulesT) -> int:
+    def rounds_dependent(self, rules: RulesT,
+                         progression: ProgressionSpec | None = None) -> bool:
+        """Whether a row's rounds tell of each other: the rules carry a pack from round to
+        round (not :meth:`rounds_independent`), or a progression carries its unit, where the
+        game's simulators cut such rounds into batches (:attr:`progression_batches`). The
+        runner closes each chunk by it."""
+        if not self.rounds_independent(rules):
+            return True
+        return (self.progression_batches and progression is not None
+                and progression.kind != FLAT)
+
+    def batch_rounds(self, rules: RulesT, progression: ProgressionSpec | None = None) -> int:
         """The fixed length of the batches a chunk of dependent rounds is cut into (its
         simulators record each batch's totals: :meth:`sim.core.stats.Stats.add_batch`); 0 where
         rounds are independent."""
-        return 0 if self.rounds_independent(rules) else DEPENDENT_BATCH_ROUNDS
+        return DEPENDENT_BATCH_ROUNDS if self.rounds_dependent(rules, progression) else 0
 
     def exact(self, rules: RulesT, strategy: Any,
               progression: ProgressionSpec) -> ExactValue | None:
@@ -369,44 +425,6 @@ class Game(ABC, Generic[RulesT, TableT]):
         the names to draw as ``names``."""
         return None
 
-    def variant_exact_charts(self, variants: Iterable[tuple[str, RulesT]],
-                             strategies: Sequence[Any] | None = None
-                             ) -> Iterator[tuple[str, str, Any]]:
-        """(variant name, chart name, Figure) for the exact charts of each (name, rules), in
-        order: with ``strategies`` (a run's, built), only those that belong to them
-        (:meth:`exact_chart_names`). A chart whose key an earlier variant had comes as that
-        variant's Figure, not drawn again: the same object, or, once the caller has saved
-        it, a stand-in holding only its saved bytes (:func:`sim.outputs.charts.saved_stand_in`; a
-        drawn figure holds its pixels, megabytes each)."""
-        import matplotlib.pyplot as plt
-
-        from sim.core.plotting import mark_shared, saved_stand_in
-
-        drawn: dict[tuple[str, Hashable], Any] = {}
-        for variant, rules in variants:
-            names = None if strategies is None else self.exact_chart_names(rules, strategies)
-            keys = self.exact_chart_keys(rules)
-            if names is not None:
-                keys = {name: key for name, key in keys.items() if name in names}
-            if keys and all((name, key) in drawn for name, key in keys.items()):
-                figures = {name: drawn[(name, key)] for name, key in keys.items()}
-            else:
-                figures = (self.exact_charts(rules) if names is None
-                           else self.exact_charts(rules, names=names))  # type: ignore[call-arg]
-                for name, figure in figures.items():
-                    if name not in keys:
-                        continue
-                    earlier = drawn.setdefault((name, keys[name]), figure)
-                    if earlier is figure:
-                        mark_shared(figure)
-                    else:
-                        plt.close(figure)  # drawn but not needed: the earlier one is the same
-                        figures[name] = earlier
-            for name, figure in figures.items():
-                yield variant, name, figure
-                if name in keys and drawn.get((name, keys[name])) is figure:
-                    drawn[(name, keys[name])] = saved_stand_in(figure)
-
     def bench_cases(self) -> list[BenchCase]:
         """What ``houseedge bench`` measures for this game."""
         return []
@@ -454,6 +472,20 @@ class Game(ABC, Generic[RulesT, TableT]):
     def round_law_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec
                         ) -> tuple[np.ndarray, np.ndarray] | None:
         """:meth:`round_law` of a table (None where the exact code does not reach)."""
+        return None
+
+    def round_chain(self, rules: RulesT, strategy: Any, progression: ProgressionSpec
+                    ) -> RoundChain | None:
+        """The exact law of a session's rounds where they are not alike but driven by a
+        finite state carried from round to round (a progression's unit): per state, the law
+        of a round's net and of the next state, a session starting in ``start``; else None
+        (see :meth:`round_law` for rounds alike)."""
+        table = self.table_of(rules, strategy)
+        return None if table is None else self.round_chain_table(rules, table, progression)
+
+    def round_chain_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec
+                          ) -> RoundChain | None:
+        """:meth:`round_chain` of a table (None where the exact code does not reach)."""
         return None
 
     def extra_charts(self, stats: Mapping[tuple[str, str], Stats],

@@ -5,8 +5,10 @@ machine may be shared and noisy, so every rate is measured in the CPU time of th
 thread (time spent waiting for a core is not counted; on an idle machine it equals the wall
 time), each figure is the median of five timed repeats, and the ratio to the baseline measured
 in the same run is the number to trust. The load average before and after is reported beside
-them. Exact computations a game lists (``Game.bench_timings``) are timed once each, from cold
-caches, after a warm-up call that loads their compiled code.
+them. A game lists its cases as data (:class:`sim.games.presentation.BenchCase`: rules, a
+table, a path), played through its own entry points; the exact computations it lists
+(``bench_timings``) are timed once each, from cold caches, after a warm-up call that loads
+their compiled code.
 
 ``--json FILE`` writes the figures with the load, the machine and the versions, so that a run
 can be compared with an earlier one (``--compare FILE``).
@@ -29,6 +31,8 @@ import numpy as np
 
 from sim import games
 from sim.core.cards import make_pack
+from sim.games.base import Game
+from sim.games.presentation import ENGINE, KERNEL, REFERENCE, SESSIONS, BenchCase
 
 REPEATS = 5
 
@@ -52,6 +56,31 @@ def _rate(run: Callable[[int], object], seconds: float, start: int) -> float:
         run(n)
         rates.append(n / max(time.thread_time() - t0, 1e-9))
     return statistics.median(rates)
+
+
+def case_runner(game: Game, case: BenchCase) -> Callable[[int], object]:
+    """``run(n)``: ``n`` units of a bench case, through the game's own entry point for its
+    path (a kernel of tables, sessions of the kernel, the reference path, or the engine's
+    choice for a plain strategy), from one seed at every call."""
+    seed = np.random.SeedSequence(1)
+
+    def rounds(n: int) -> int:
+        return max(1, n // case.per_round)
+
+    if case.path == KERNEL:
+        return lambda n: game.simulate_table(case.rules, case.strategy, case.progression,
+                                             rounds(n), seed)
+    if case.path == SESSIONS:
+        return lambda n: game.session_nets_table(
+            case.rules, case.strategy, case.progression,
+            max(1, rounds(n) // case.session_rounds), case.session_rounds, seed)
+    if case.path == REFERENCE:
+        return lambda n: game.simulate_reference(case.rules, case.strategy, case.progression,
+                                                 rounds(n), seed)
+    if case.path == ENGINE:
+        return lambda n: game.simulate(case.rules, case.strategy, case.progression, rounds(n),
+                                       seed)
+    raise ValueError(f"bench case {case.label!r}: no path {case.path!r}")
 
 
 def baseline_rate(seconds: float = 1.0) -> float:
@@ -154,16 +183,17 @@ def main(game_names: Sequence[str] | None = None, seconds: float = 1.0,
                                     "rate": base, "unit": "packs", "ratio": 1.0}]
     print(f"{'baseline':<12}{lines[0]['case']:<60}{_fmt_rate(base)} packs/s   1.00x")
     for name in game_names or games.names():
-        for case in games.get(name).bench_cases():
+        game, shows = games.get(name), games.presentation(name)
+        for case in shows.bench_cases():
             if not reference and case.reference:
                 continue
             start = 200 if case.reference else 20_000
-            rate = _rate(case.run, seconds, start)
+            rate = _rate(case.run or case_runner(game, case), seconds, start)
             lines.append({"game": name, "case": case.label, "rate": rate, "unit": case.unit,
                           "ratio": rate / base})
             print(f"{name:<12}{case.label:<60}{_fmt_rate(rate)} {case.unit}/s "
                   f"{rate / base:6.2f}x{against(lines[-1])}")
-        for timing in games.get(name).bench_timings():
+        for timing in shows.bench_timings():
             timing.run()  # warm-up: load compiled code (each call starts from cold caches)
             t0 = time.thread_time()
             note = timing.run()

@@ -10,6 +10,7 @@ seed (:func:`save`). Heavy-tailed outcomes are drawn as stems on a log scale.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import matplotlib
 
@@ -25,6 +26,8 @@ from matplotlib.ticker import (  # noqa: E402
     NullFormatter,
 )
 
+from sim import games  # noqa: E402
+from sim.core.estimate import BASIS_LABELS  # noqa: E402
 from sim.core.plotting import (  # noqa: E402
     GRID_COLUMNS,
     add_footer,
@@ -70,8 +73,25 @@ def footer_text(experiment: str, rounds: str, seed: int | str) -> str:
     return f"houseedge · experiment {experiment} · {rounds} · seed {seed}"
 
 
-def _pct_label(basis: str) -> str:
-    return f"house edge {basis}, %"
+@dataclass(frozen=True)
+class HeadlineAxis:
+    """How a chart draws a report's headline: an edge in %, or a points game's mean in its own
+    units (``scale`` 100 or 1); ``what`` the values are, and the axis ``label``."""
+
+    scale: float
+    what: str
+    label: str
+    unit: str
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> HeadlineAxis:
+        basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame \
+            else BASIS_LABELS["initial"]
+        percent = games.get(frame["game"].iloc[0]).measure.percent if "game" in frame \
+            else True
+        if percent:
+            return cls(100.0, f"house edge {basis}", f"house edge {basis}, %", "%")
+        return cls(1.0, basis, basis, "")
 
 
 def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "edge_stderr",
@@ -79,29 +99,31 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     """Edge by strategy (rows) and variant (colours), with 95% error bars and exact values as
     crosses. The bars use the error z is taken with (the exact spread where known); a row
     whose sample error is unreliable is drawn hollow, and a bet not offered is written out."""
+    axis = HeadlineAxis.of(frame)
     strategies = list(dict.fromkeys(frame["strategy"]))
     variants = list(dict.fromkeys(frame["variant"]))
     height = 0.8 / max(1, len(variants))
     notes = (frame["note"].astype(object) if "note" in frame
              else pd.Series("", index=frame.index, dtype=object))
-    drawn = []  # (edges, errors, exact, y, colour) of each variant, in %
+    drawn = []  # (edges, errors, exact, y, colour) of each variant, on the axis's scale
     for vi, variant in enumerate(variants):
         part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
         part_notes = notes[frame["variant"] == variant].set_axis(
             frame.loc[frame["variant"] == variant, "strategy"]).reindex(strategies).fillna("")
         y = np.arange(len(strategies)) + (vi - (len(variants) - 1) / 2) * height
         colour = f"C{vi % 10}"
-        values = part[edge].to_numpy(dtype=float) * 100
-        errors = Z95 * part[stderr].to_numpy(dtype=float) * 100
+        values = part[edge].to_numpy(dtype=float) * axis.scale
+        errors = Z95 * part[stderr].to_numpy(dtype=float) * axis.scale
         shaky = part_notes.str.startswith("sample SE unreliable").to_numpy()
         ax.errorbar(values[~shaky], y[~shaky], xerr=errors[~shaky], fmt="o", ms=4,
                     color=colour, capsize=3, label=variant)
         if shaky.any():
             ax.errorbar(values[shaky], y[shaky], xerr=errors[shaky], fmt="o", ms=5,
                         mfc="white", color=colour, capsize=3, ls="none")
-        ax.plot(part[exact].to_numpy(dtype=float) * 100, y, "x", color="black", ms=6,
+        ax.plot(part[exact].to_numpy(dtype=float) * axis.scale, y, "x", color="black", ms=6,
                 label="exact" if vi == 0 else None)
-        drawn.append((values, errors, part[exact].to_numpy(dtype=float) * 100, y, colour))
+        drawn.append((values, errors, part[exact].to_numpy(dtype=float) * axis.scale, y,
+                      colour))
         for yi, text in zip(y, part_notes):
             if text.startswith("not offered") or text.startswith("no bet"):
                 ax.annotate(f"{variant}: {text.split(':')[0]}", (0, yi), xytext=(4, 0),
@@ -110,11 +132,10 @@ def edge_axes(frame: pd.DataFrame, ax: Axes, edge: str = "edge", stderr: str = "
     ax.set_yticks(np.arange(len(strategies)), strategies)
     ax.set_ylim(len(strategies) - 0.5, -0.5)
     ax.axvline(0, color="grey", lw=0.8)
-    _clip_outliers(ax, drawn)
+    _clip_outliers(ax, drawn, axis.unit)
     exact_bars = (frame.get("stderr_source", pd.Series(dtype=str)) == "exact").any()
     bars = "bars: 95% CI" + (", from the exact SD where known" if exact_bars else "")
-    ax.set_xlabel(_pct_label(frame["headline_basis"].iloc[0]) + f" ({bars})"
-                  if "headline_basis" in frame else f"house edge, % ({bars})")
+    ax.set_xlabel(f"{axis.label} ({bars})")
     if title:
         ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
@@ -141,7 +162,7 @@ def body_limits(edges: np.ndarray) -> tuple[float, float] | None:
     return (low, high) if high - low <= whole / 2 else None
 
 
-def _clip_outliers(ax: Axes, drawn) -> None:
+def _clip_outliers(ax: Axes, drawn, unit: str = "%") -> None:
     """Scale an edge chart to the body of its rows: an outlying row (:func:`body_limits`)
     would crush the others into one column. Each outlier is drawn as an arrow at the edge
     of the axis, in its variant's colour, with its value written beside it."""
@@ -163,7 +184,7 @@ def _clip_outliers(ax: Axes, drawn) -> None:
         for value, known, yi in zip(values[out], exact[out], y[out]):
             right = value > high
             edge = high + pad if right else low - pad
-            text = f"{value:+.0f}%" + (f" (exact {known:+.0f}%)" if np.isfinite(known)
+            text = f"{value:+.0f}{unit}" + (f" (exact {known:+.0f}{unit})" if np.isfinite(known)
                                        and f"{known:+.0f}" != f"{value:+.0f}" else "")
             ax.annotate(text, (edge, yi), xytext=(-9 if right else 9, 0),
                         textcoords="offset points", ha="right" if right else "left",
@@ -171,57 +192,18 @@ def _clip_outliers(ax: Axes, drawn) -> None:
             ax.plot([edge], [yi], ">" if right else "<", color=colour, ms=6, clip_on=False)
 
 
-def _no_stakes(frame: pd.DataFrame) -> bool:
-    """A game where nobody stakes anything (bridge, piquet): every edge is NaN."""
-    return bool(frame["edge_per_initial_bet"].isna().all())
-
-
-def mean_net_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
-    """The mean net result per round (points, a score) by variant and strategy, with 95%
-    error bars and the exact values: the edge chart of a game with no stakes."""
-    rows = frame["strategy"].nunique() * max(1, frame["variant"].nunique()) ** 0.5
-    fig, ax = new_axes(None if fig is None else fig.gca(), (8, 1.4 + 0.45 * rows))
-    strategies = list(dict.fromkeys(frame["strategy"]))
-    variants = list(dict.fromkeys(frame["variant"]))
-    height = 0.8 / max(1, len(variants))
-    for vi, variant in enumerate(variants):
-        part = frame[frame["variant"] == variant].set_index("strategy").reindex(strategies)
-        y = np.arange(len(strategies)) + (vi - (len(variants) - 1) / 2) * height
-        se = part["std_net"] / np.sqrt(part["rounds"])
-        ax.errorbar(part["mean_net"], y, xerr=Z95 * se, fmt="o", ms=4, color=f"C{vi}",
-                    capsize=3, label=variant)
-        if "exact_mean_net" in part:
-            ax.plot(part["exact_mean_net"], y, "x", color="black", ms=6,
-                    label="exact" if vi == 0 else None)
-    ax.set_yticks(np.arange(len(strategies)), strategies)
-    ax.invert_yaxis()
-    ax.set_xlabel("mean net result per round (95% CI)")
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
-    ax.set_title(f"{frame['game'].iloc[0]}: mean net result by variant and strategy "
-                 "(no stakes: no edge)")
-    return fig
-
-
 def edge_overview(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
-    """Every row's headline edge (the mean net result where nobody stakes anything) in report
+    """Every row's headline (an edge, or a points game's mean) in report
     order, as a line with its 95% band and the exact values dashed: the edge chart of a report
     too large for a labelled line per row. Its size does not grow with the rows."""
     fig, ax = new_axes(None if fig is None else fig.gca(), (9, 4.6))
     x = np.arange(1, len(frame) + 1)
-    if _no_stakes(frame):
-        value = frame["mean_net"].to_numpy(dtype=float)
-        band = Z95 * (frame["std_net"] / np.sqrt(frame["rounds"])).to_numpy(dtype=float)
-        exact = frame.get("exact_mean_net", pd.Series(np.nan, index=frame.index))
-        ax.set_ylabel("mean net result per round")
-        what = "mean net result"
-    else:
-        value = frame["edge"].to_numpy(dtype=float) * 100
-        band = Z95 * frame["edge_stderr"].to_numpy(dtype=float) * 100
-        exact = frame["edge_exact"] * 100
-        basis = frame["headline_basis"].iloc[0]
-        ax.set_ylabel(_pct_label(basis))
-        what = f"house edge {basis}"
+    axis = HeadlineAxis.of(frame)
+    value = frame["edge"].to_numpy(dtype=float) * axis.scale
+    band = Z95 * frame["edge_stderr"].to_numpy(dtype=float) * axis.scale
+    exact = frame["edge_exact"] * axis.scale
+    ax.set_ylabel(axis.label)
+    what = axis.what
     # Thousands of points: drawn as an image inside an SVG, the axes and text stay vectors.
     raster = {"rasterized": True} if len(x) > RASTER_POINTS else {}
     ax.fill_between(x, value - band, value + band, color="C0", alpha=0.25, lw=0,
@@ -242,14 +224,12 @@ def edge_overview(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
 
 
 def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
-    """The headline house edge by variant and strategy (the basis named on the axis); the mean
-    net result where nobody stakes anything. Past :data:`LABELLED_ROWS` rows, every row in
+    """The headline by variant and strategy (the house edge, the basis named on the axis; a
+    points game's mean in its own units). Past :data:`LABELLED_ROWS` rows, every row in
     report order (:func:`edge_overview`): a labelled line each would make a chart of thousands
     of lines, metres tall, taking minutes and gigabytes to draw."""
     if len(frame) > LABELLED_ROWS:
         return edge_overview(frame, fig)
-    if _no_stakes(frame):
-        return mean_net_chart(frame, fig)
     rows = frame["strategy"].nunique()
     variants = frame["variant"].nunique()
     if fig is None:
@@ -264,8 +244,7 @@ def edge_chart(frame: pd.DataFrame, fig: Figure | None = None) -> Figure:
         handles = (handles[0] + [hollow], handles[1] + ["hollow: sample SE unreliable"])
     ax.legend(*handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
               frameon=False, title="variant", title_fontsize="small")
-    ax.set_title(f"{frame['game'].iloc[0]}: house edge {frame['headline_basis'].iloc[0]}"
-                 if "headline_basis" in frame else f"{frame['game'].iloc[0]}: house edge")
+    ax.set_title(f"{frame['game'].iloc[0]}: {HeadlineAxis.of(frame).what}")
     return fig
 
 
@@ -342,20 +321,22 @@ def outcome_chart(dist: pd.DataFrame, fig: Figure | None = None) -> Figure:
     return fig
 
 
-def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: str) -> None:
-    """The running estimate against rounds, its 95% band and the exact value."""
-    ax.plot(rows["rounds"], rows["edge"] * 100, "o-", ms=2.5, color="C0", lw=1.2,
+def convergence_axes(rows: pd.DataFrame, ax: Axes, exact: float | None, title: str,
+                     scale: float = 100.0, ylabel: str = "edge, %") -> None:
+    """The running estimate against rounds, its 95% band and the exact value (times
+    ``scale``: an edge in %)."""
+    ax.plot(rows["rounds"], rows["edge"] * scale, "o-", ms=2.5, color="C0", lw=1.2,
             label="estimate")
-    ax.fill_between(rows["rounds"], rows["ci95_low"] * 100, rows["ci95_high"] * 100,
+    ax.fill_between(rows["rounds"], rows["ci95_low"] * scale, rows["ci95_high"] * scale,
                     color="C0", alpha=0.2, label="95% CI")
     if exact is not None and math.isfinite(exact):
-        ax.axhline(exact * 100, color="black", lw=1, ls="--", label="exact")
-    if rows["edge"].notna().any():  # a game without stakes has no edge to draw
+        ax.axhline(exact * scale, color="black", lw=1, ls="--", label="exact")
+    if rows["edge"].notna().any():  # a row with no bet placed has nothing to draw
         ax.set_xscale("log")
         _round_count_ticks(ax.xaxis, *ax.get_xlim())
     ax.set_title(title, fontsize="medium")
     ax.set_xlabel("rounds played (log)")
-    ax.set_ylabel("edge, %")
+    ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
 
 
@@ -397,22 +378,14 @@ def _round_count_ticks(axis, low: float, high: float) -> None:
 MIN_CONVERGENCE_POINTS = 2
 
 
-def _convergence_points(conv: pd.DataFrame, frame: pd.DataFrame
-                        ) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
-    """The running estimates a convergence chart draws (the mean net result, in its own units,
-    in a game without stakes), the finite ones among them, and whether they are the mean net
-    result."""
-    no_stakes = _no_stakes(frame) and "mean_net" in conv
-    if no_stakes:
-        band = Z95 * conv["stderr_mean_net"]
-        conv = conv.assign(edge=conv["mean_net"] / 100, ci95_low=(conv["mean_net"] - band) / 100,
-                           ci95_high=(conv["mean_net"] + band) / 100)
-    return conv, conv[np.isfinite(conv["edge"].to_numpy(dtype=float))], no_stakes
+def _finite_points(conv: pd.DataFrame) -> pd.DataFrame:
+    """The running estimates a convergence chart can draw (a row with no bet has none)."""
+    return conv[np.isfinite(conv["edge"].to_numpy(dtype=float))]
 
 
 def no_convergence_reason(conv: pd.DataFrame, frame: pd.DataFrame, chunk_rounds: int) -> str:
     """Why a run has no convergence chart, or "" when it has one."""
-    _, finite, _ = _convergence_points(conv, frame)
+    finite = _finite_points(conv)
     if finite.empty and not conv.empty:
         return "no row has an edge to follow (every bet is not offered or was never placed)"
     if finite.empty or finite.groupby(["variant", "strategy"]).size().max() < \
@@ -425,32 +398,25 @@ def convergence_chart(conv: pd.DataFrame, frame: pd.DataFrame, fig: Figure | Non
                       ) -> Figure | None:
     """Convergence of each headline estimate, one panel per variant and strategy with at least
     two chunks; None when no row has (a one-chunk run has nothing to converge)."""
-    conv, finite, no_stakes = _convergence_points(conv, frame)  # no edge (no bet): not drawn
+    finite = _finite_points(conv)  # no edge (no bet): not drawn
     counts = finite.groupby(["variant", "strategy"], sort=False).size()
     every = [pair for pair, n in counts.items() if n >= MIN_CONVERGENCE_POINTS]
     if not every:
         return None
     pairs = spread(every, PANELS)
     fig, axes = panel_grid(fig, len(pairs))
+    axis = HeadlineAxis.of(frame)
     column = "edge_exact" if "edge_exact" in frame else "exact_edge"
-    if no_stakes:
-        column = "exact_mean_net" if "exact_mean_net" in frame else column
     exact = frame.set_index(["variant", "strategy"])[column]
     for ax, (variant, strategy) in zip(axes, pairs):
         rows = conv[(conv["variant"] == variant) & (conv["strategy"] == strategy)]
-        value = exact.get((variant, strategy))
-        if no_stakes and value is not None:
-            value = value / 100
-        convergence_axes(rows, ax, value, f"{variant} / {strategy}")
-        if no_stakes:
-            ax.set_ylabel("mean net result")
+        convergence_axes(rows, ax, exact.get((variant, strategy)), f"{variant} / {strategy}",
+                         axis.scale, "edge, %" if axis.unit == "%" else "mean")
     outer_axis_labels(axes, GRID_COLUMNS)
     # Beside the panels' middle: at their top it stood under the end of the title, which
     # runs wider than one or two panels.
     figure_legend(fig, axes, loc="outside right center")
-    basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
-    title = ("Convergence of the mean net result, chunk by chunk" if no_stakes
-             else f"Convergence of the house edge {basis}, chunk by chunk")
+    title = f"Convergence of the {axis.what}, chunk by chunk"
     if len(pairs) < len(every):
         title += "\n" + shown_note(len(pairs), len(every), "rows", "convergence.csv")
     fig.suptitle(title)
@@ -479,9 +445,9 @@ def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figu
     rows["_x"] = [positions[v] for v in rows[column]]
     many_variants = rows["variant"].nunique() > 1
     rows["_series"] = [_series_label(r, column, many_variants) for _, r in rows.iterrows()]
-    basis = frame["headline_basis"].iloc[0] if "headline_basis" in frame else "per initial stake"
+    axis = HeadlineAxis.of(frame)
     if rows["_series"].nunique() > SERIES:
-        _grid_map(rows, column, values, ax, basis)
+        _grid_map(rows, column, values, ax, axis)
         return fig
     # Markers for a few points; along thousands they would merge into a thick line.
     marker = "o-" if len(values) <= RASTER_POINTS else "-"
@@ -489,11 +455,11 @@ def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figu
         part = part.sort_values("_x")
         colour = f"C{i % 10}"
         x = part["_x"].to_numpy(dtype=float)
-        edge = part["edge"].to_numpy(dtype=float) * 100
-        band = Z95 * part["edge_stderr"].to_numpy(dtype=float) * 100
+        edge = part["edge"].to_numpy(dtype=float) * axis.scale
+        band = Z95 * part["edge_stderr"].to_numpy(dtype=float) * axis.scale
         ax.plot(x, edge, marker, ms=3.5, lw=1.3, color=colour, label=label)
         ax.fill_between(x, edge - band, edge + band, color=colour, alpha=0.15, lw=0)
-        exact = part["edge_exact"].to_numpy(dtype=float) * 100
+        exact = part["edge_exact"].to_numpy(dtype=float) * axis.scale
         if np.isfinite(exact).any():
             ax.plot(x, exact, "x--" if marker == "o-" else "--", ms=5, lw=0.9, color=colour)
     if rows["edge_exact"].notna().any():
@@ -506,8 +472,8 @@ def grid_chart(frame: pd.DataFrame, column: str, ax: Axes | None = None) -> Figu
         ax.set_xticks(list(positions.values()), [format_value(v) for v in values])
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel(column.replace("_", " "))
-    ax.set_ylabel(_pct_label(basis))
-    ax.set_title(f"House edge {basis} by {column.replace('_', ' ')}: 95% bands"
+    ax.set_ylabel(axis.label)
+    ax.set_title(f"{axis.what[0].upper()}{axis.what[1:]} by {column.replace('_', ' ')}: 95% bands"
                  + (", exact dashed" if rows["edge_exact"].notna().any() else ""))
     ax.grid(alpha=0.3)
     legend_outside(ax)
@@ -523,7 +489,8 @@ def _map_ticks(axis, labels: list[str]) -> None:
     axis.set_ticks(at, [labels[i] for i in at])
 
 
-def _grid_map(rows: pd.DataFrame, column: str, values: list, ax: Axes, basis: str) -> None:
+def _grid_map(rows: pd.DataFrame, column: str, values: list, ax: Axes,
+              axis: HeadlineAxis) -> None:
     """A grid of more series than lines can tell apart, as a heat map: the swept parameter
     across, each setting of the rest down, the headline edge as colour (red: the house wins;
     white: no edge, or no row). One cell per row, whatever their number, in a chart of one
@@ -534,7 +501,7 @@ def _grid_map(rows: pd.DataFrame, column: str, values: list, ax: Axes, basis: st
 
     series = list(dict.fromkeys(rows["_series"]))
     table = rows.pivot_table(index="_series", columns=column, values="edge", aggfunc="first",
-                             dropna=False).reindex(index=series, columns=values) * 100
+                             dropna=False).reindex(index=series, columns=values) * axis.scale
     cells = table.to_numpy(dtype=float)
     finite = cells[np.isfinite(cells)]
     reach = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
@@ -546,7 +513,8 @@ def _grid_map(rows: pd.DataFrame, column: str, values: list, ax: Axes, basis: st
     ax.set_xlabel(column.replace("_", " "))
     ax.set_ylabel("the other parameters (a row each)")
     colourbar = ax.figure.colorbar(image, ax=ax, shrink=0.9)
-    colourbar.set_label(_pct_label(basis))
-    ax.set_title(f"House edge {basis} by {column.replace('_', ' ')} and the rest: "
+    colourbar.set_label(axis.label)
+    ax.set_title(f"{axis.what[0].upper()}{axis.what[1:]} by {column.replace('_', ' ')} and "
+                 "the rest: "
                  f"{len(series):,} settings x {len(values):,} values (report.csv has the bands)",
                  fontsize="medium")

@@ -9,7 +9,7 @@ says why, and every table fits 100 columns. ``--out`` writes the same tables as 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,8 +17,8 @@ from typing import Any
 import pandas as pd
 
 from sim import games
-from sim.core.headline import BASIS_LABELS
 from sim.engine.experiment import Experiment
+from sim.engine.row_exact import RowExact, row_exact
 
 WIDTH = 100
 NAMES_WIDTH = 50  # the name columns may always take this much: the values keep the rest
@@ -61,28 +61,37 @@ def edge_words(value: float | None, fraction: Fraction | None = None, short: boo
     return percent if short else f"{value:.6g} = {percent}"
 
 
-def values(exp: Experiment) -> pd.DataFrame:
+# The column of values() that holds the headline of each basis.
+HEADLINE_VALUE = {"initial": "edge_per_initial_bet", "wagered": "edge_per_total_wagered",
+                  "round": "mean_net"}
+
+
+def values(exp: Experiment, records: Mapping[tuple[int, int], RowExact] | None = None
+           ) -> pd.DataFrame:
     """One row per variant x strategy: the exact edges on both bases (decimal and, where
-    exact, the fraction), the headline edge, and the reason where there is no value."""
+    exact, the fraction), the headline (the edge, or a points game's mean), and the reason
+    where there is no value; from a run's exact ``records`` where given (a finished run's),
+    else asked of the game as the runner asks it (:func:`~sim.engine.row_exact.row_exact`)."""
     game = games.get(exp.game)
+    measure = game.measure
+    key = HEADLINE_VALUE[measure.basis]
     rows = []
-    for variant in exp.variants:
-        for spec in exp.strategies:
-            strategy = spec.build(exp.game)
-            value = game.exact(variant.rules, strategy, spec.progression)
+    for vi, variant in enumerate(exp.variants):
+        for si, spec in enumerate(exp.strategies):
+            record = (records[(vi, si)] if records is not None else row_exact(
+                game, variant.rules, spec.build(exp.game), spec.progression))
+            value = record.value
             fractions = (value.fractions or {}) if value else {}
             initial = value.edge_per_initial_bet if value else None
             total = value.edge_per_total_wagered if value else None
-            note = game.not_offered(variant.rules, strategy)
-            if note is None and value is None:
-                note = game.exact_unavailable(variant.rules, strategy, spec.progression)
+            note = record.not_offered or record.unavailable or None
             if note is None and total is None and value is not None and \
                     value.mean_total_wagered == 0:
                 note = "no bet placed in any round"
             nan = math.nan
             row = {
                 "variant": variant.name, "strategy": spec.name,
-                "headline_basis": BASIS_LABELS[game.headline_basis],
+                "headline_basis": measure.label,
                 "edge_per_initial_bet": nan if initial is None else clean(initial),
                 "edge_per_initial_bet_fraction":
                     number(fractions.get("edge_per_initial_bet")) if initial is not None else "",
@@ -90,16 +99,17 @@ def values(exp: Experiment) -> pd.DataFrame:
                 "edge_per_total_wagered_fraction":
                     number(fractions.get("edge_per_total_wagered")) if total is not None else "",
                 "mean_net": nan if value is None else clean(value.mean_net),
+                "mean_net_fraction": number(fractions.get("mean_net"))
+                if value is not None and "mean_net" in fractions else "",
                 "sd_net": nan if value is None or value.sd_net is None else value.sd_net,
                 "note": note or "",
             }
-            key = "edge_per_total_wagered" if game.headline_basis == "wagered" \
-                else "edge_per_initial_bet"
             row["edge"] = row[key] if not note or not note.startswith("not offered") else nan
             row["edge_fraction"] = row[f"{key}_fraction"] if not math.isnan(row["edge"]) else ""
             rows.append((row, fractions))
     frame = pd.DataFrame([r for r, _ in rows])
     frame.attrs["fractions"] = [f for _, f in rows]
+    frame.attrs["percent"] = measure.percent
     return frame
 
 
@@ -135,12 +145,14 @@ def _cell(text: str, width: int) -> str:
 def value_lines(frame: pd.DataFrame, round_name: str, name: str) -> list[str]:
     """The values table for the terminal, within 100 columns."""
     basis = frame["headline_basis"].iloc[0]
-    if frame["edge"].isna().all() and frame["mean_net"].notna().any():
-        # No stakes in this game (bridge, piquet): the exact mean net result per round.
-        lines = [f"# {name}: exact mean net result per {round_name} (no stakes)"]
+    if not frame.attrs.get("percent", True):
+        # A points game (bridge, piquet): the exact mean per round, as a fraction where exact.
+        lines = [f"# {name}: exact {basis}"]
         vw, sw = _name_widths(frame)
         for row in frame.to_dict("records"):
-            value = "" if math.isnan(row["mean_net"]) else f"{row['mean_net']:.6g}"
+            value = "" if math.isnan(row["edge"]) else (
+                f"{row['edge_fraction']} = {row['edge']:.6g}" if row["edge_fraction"]
+                else f"{row['edge']:.6g}")
             text = value or row["note"]
             lines.append(f"{_cell(row['variant'], vw)}{_cell(row['strategy'], sw)}{text}"[:WIDTH])
         return lines
@@ -201,22 +213,24 @@ def lines(exp: Experiment, out: Path | None = None) -> Iterator[str]:
     from sim.core.files import write_atomic
 
     game = games.get(exp.game)
+    shows = games.presentation(exp.game)
     frame = values(exp)
     yield from value_lines(frame, game.round_name, exp.name)
     if out:
         write_atomic(out / "exact.csv", frame.to_csv(index=False))
     for variant in exp.variants:
-        for name, table in game.exact_tables(variant.rules).items():
+        for name, table in shows.exact_tables(variant.rules).items():
             if out:
                 write_atomic(out / f"{variant.name}-{name}.csv", table.to_csv(index=False))
-            if name in game.printed_tables:
+            if name in shows.printed_tables:
                 yield ""
                 yield f"# {variant.name}: {name}"
                 yield from table_text(table).splitlines()
     if out:
         from sim.core.plotting import save
+        from sim.outputs.exact_charts import variant_exact_charts
 
-        for variant_name, name, figure in game.variant_exact_charts(
-                ((v.name, v.rules) for v in exp.variants),
+        for variant_name, name, figure in variant_exact_charts(
+                shows, ((v.name, v.rules) for v in exp.variants),
                 [spec.build(exp.game) for spec in exp.strategies]):
             save(figure, out / f"{variant_name}-{name}.png")

@@ -133,31 +133,33 @@ def _agreement(z: float | str) -> str:
 
 
 def headline_table(frame: pd.DataFrame) -> str:
-    """The headline table as HTML (pandas Styler): edges in %, SE, CI, exact and z, the z
-    cell coloured by agreement (green |z| < 2, amber < 3, red beyond)."""
+    """The headline table as HTML (pandas Styler): the edge in % (or a points game's mean),
+    SE, CI, exact and z, the z cell coloured by agreement (green |z| < 2, amber < 3, red
+    beyond)."""
+    measure = games.get(frame["game"].iloc[0]).measure
     basis = frame["headline_basis"].iloc[0]
-    if basis == "no stakes":  # the mean net result per round, against its exact value
-        table = frame[[c for c in ("variant", "strategy", "rounds", "mean_net", "std_net",
-                                   "exact_mean_net", "z_mean_net", "path") if c in frame]]
-        return plain_table(table, "headline").replace('class="plain sortable"',
-                                                      'class="headline sortable"')
-    other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
-    other_label = "edge per initial stake" if basis.endswith("wagered") \
-        else "edge per amount wagered"
+    if measure.percent:
+        head = f"edge {basis}"
+        other = "edge_per_initial_bet" if basis.endswith("wagered") else "edge_per_total_wagered"
+        other_label = "edge per initial stake" if basis.endswith("wagered") \
+            else "edge per amount wagered"
+    else:
+        head, other, other_label = basis, "std_net", "SD per round"
     offered = frame["edge"].notna() | frame["note"].fillna("").eq("")
     table = pd.DataFrame({
         "variant": frame["variant"], "strategy": frame["strategy"], "rounds": frame["rounds"],
-        f"edge {basis}": frame["edge"], "SE": frame["edge_stderr"],
+        head: frame["edge"], "SE": frame["edge_stderr"],
         "95% CI low": frame["edge_ci95_low"], "95% CI high": frame["edge_ci95_high"],
         "exact": frame["edge_exact"], "z": frame["edge_z"], "SE from": frame["stderr_source"],
         other_label: frame[other].where(offered), "path": frame["path"],
         "note": frame["note"].where(frame["note"].fillna("") != "", frame["exact_note"])
         if "exact_note" in frame else frame["note"]})
-    percent = [f"edge {basis}", "SE", "95% CI low", "95% CI high", "exact", other_label]
+    values = [head, "SE", "95% CI low", "95% CI high", "exact", other_label]
+    scale = 100 if measure.percent else 1
     styler = (table.style.hide(axis="index")
               .format("{:,}", subset=["rounds"])
               .format(na_rep="", subset=["note", "SE from"])
-              .format(lambda x: "" if _missing(x) else f"{100 * x:.4f}", subset=percent)
+              .format(lambda x: "" if _missing(x) else f"{scale * x:.4f}", subset=values)
               .format(lambda x: "" if _missing(x) else f"{x:+.2f}", subset=["z"])
               .map(_agreement, subset=["z"])
               .set_uuid("headline")
@@ -228,6 +230,7 @@ def page(result: Any, frame: pd.DataFrame, charts: Sequence[tuple[str, str, byte
     context = {
         "exp": exp, "game": game, "frame": frame, "variants": variants,
         "strategies": strategy_rows(result), "basis": frame["headline_basis"].iloc[0],
+        "percent": game.measure.percent,
         "headline": Markup(headline_table(frame)),
         "tables": {k: Markup(plain_table(t, k)) for k, t in (tables or {}).items()},
         "sections": {title: {k: _section_table(t, f"{title}-{k}") for k, t in part.items()}

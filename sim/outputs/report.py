@@ -23,14 +23,14 @@ from typing import Any
 import pandas as pd
 
 from sim import games
+from sim.core.estimate import HEADLINE_COLUMNS, STAKES, Estimate, Measure, estimate_of, headline
 from sim.core.files import recording, write_atomic
-from sim.core.headline import HEADLINE_COLUMNS, headline
-from sim.core.stats import Z95, Stats, t95, z_score
-from sim.core.tabulate import path_columns
+from sim.core.stats import Z95, Stats
 from sim.engine import compare
 from sim.engine.checkpoints import trace_point
 from sim.engine.run_folder import MANIFEST
 from sim.engine.runner import RunResult
+from sim.games.base import ExactValue
 
 CORE_COLUMNS = [
     "game", "variant", "strategy", "rounds", "mean_initial_stake", "mean_total_wagered",
@@ -39,102 +39,93 @@ CORE_COLUMNS = [
     "stderr_per_total_wagered", "exact_edge_per_total_wagered", "z_vs_exact_per_total_wagered",
     "path",
 ]
+# A points game stakes nothing: its rows have no edge columns, only the mean and its spread.
+POINTS_COLUMNS = ["game", "variant", "strategy", "rounds", "mean_net", "std_net", "win_freq",
+                  "push_freq", "loss_freq", "path"]
 
 
-def _nan_if_none(x: float | None) -> float:
-    return math.nan if x is None else float(x) + 0.0  # +0.0 turns -0.0 into 0.0
-
-
-def stats_row(stats: Stats) -> dict[str, float]:
-    """The Monte Carlo columns of a row."""
+def stats_row(stats: Stats, measure: Measure) -> dict[str, float]:
+    """The Monte Carlo columns of a row (the edges on both bases where the game stakes)."""
+    row = {"rounds": stats.rounds, "mean_net": stats.mean_net, "std_net": stats.std_net,
+           "win_freq": stats.frequency("win"), "push_freq": stats.frequency("push"),
+           "loss_freq": stats.frequency("loss")}
+    if measure.kind != STAKES:
+        return row
     low, high = stats.ci95()
     return {
-        "rounds": stats.rounds,
+        **row,
         "mean_initial_stake": stats.mean_initial_stake,
         "mean_total_wagered": stats.mean_total_wagered,
-        "mean_net": stats.mean_net,
         "edge_per_initial_bet": stats.edge_per_initial_bet,
         "edge_per_total_wagered": stats.edge_per_total_wagered,
-        "std_net": stats.std_net,
         "stderr": stats.stderr,
         "ci95_low": low,
         "ci95_high": high,
-        "win_freq": stats.frequency("win"),
-        "push_freq": stats.frequency("push"),
-        "loss_freq": stats.frequency("loss"),
         "stderr_per_total_wagered": stats.stderr_per_total_wagered,
     }
+
+
+def estimates(stats: Stats, exact: ExactValue | None, measure: Measure
+              ) -> dict[str, Estimate]:
+    """The row's estimate on each basis its report gives, beside the exact value."""
+    return {basis: estimate_of(stats, basis, exact.value(basis) if exact else None,
+                               exact.stderr(basis, stats.rounds) if exact else None)
+            for basis in measure.bases}
+
+
+def stakes_columns(found: Mapping[str, Estimate]) -> dict[str, Any]:
+    """Both bases' exact values and z, each z and interval taken with the error the headline
+    uses (the exact SD's where the game gives it: ``stderr_exact`` columns), so they never
+    contradict; Student's t on the batches where the error is from batch means."""
+    initial, total = found["initial"], found["wagered"]
+    row: dict[str, Any] = {"exact_edge": initial.exact}
+    if initial.source == "exact":
+        row["stderr_exact"] = initial.stderr
+    row.update({"ci95_low": initial.value - initial.halfwidth,
+                "ci95_high": initial.value + initial.halfwidth, "z_vs_exact": initial.z,
+                "exact_edge_per_total_wagered": total.exact})
+    if total.source == "exact":
+        row["stderr_exact_per_total_wagered"] = total.stderr
+    row["z_vs_exact_per_total_wagered"] = total.z
+    return row
 
 
 def build(result: RunResult) -> pd.DataFrame:
     """The report DataFrame of a run."""
     exp = result.experiment
     game = games.get(exp.game)
+    shows = games.presentation(exp.game)
+    measure = game.measure
     rows = []
     for vi, variant in enumerate(exp.variants):
         for si, spec in enumerate(exp.strategies):
             stats = result.merged(vi, si)
-            strategy = spec.build(exp.game)
-            exact = game.exact(variant.rules, strategy, spec.progression)
+            record = result.exact[(vi, si)]
+            exact = record.value
             row: dict[str, Any] = {"game": exp.game, "variant": variant.name,
-                                   "strategy": spec.name, **stats_row(stats),
+                                   "strategy": spec.name, **stats_row(stats, measure),
                                    **compare.row_columns(result, (vi, si))}
-            exact_initial = _nan_if_none(exact.edge_per_initial_bet if exact else None)
-            exact_total = _nan_if_none(exact.edge_per_total_wagered if exact else None)
-            row["exact_edge"] = exact_initial
-            stderr = stats.stderr
-            se_initial_exact = False
-            if exact and exact.sd_net is not None and exact.mean_initial_stake and stats.rounds:
-                # The exact spread: right even when the sample lacks a rare large outcome.
-                stderr = exact.sd_net / math.sqrt(stats.rounds) / exact.mean_initial_stake
-                row["stderr_exact"] = stderr
-                se_initial_exact = True
-            # The interval is taken with the same error as z, so the two never contradict;
-            # Student's t on the batches where the error is from batch means.
-            half = (Z95 if se_initial_exact or not stats.dependent
-                    else t95(stats.stderr_dof)) * stderr
-            row["ci95_low"] = stats.edge_per_initial_bet - half
-            row["ci95_high"] = stats.edge_per_initial_bet + half
-            row["z_vs_exact"] = z_score(stats.edge_per_initial_bet, exact_initial, stderr)
-            row["exact_edge_per_total_wagered"] = exact_total
-            stderr_total = stats.stderr_per_total_wagered
-            se_total_exact = False
-            if exact and exact.sd_residual_total is not None and exact.mean_total_wagered \
-                    and stats.rounds:
-                stderr_total = (exact.sd_residual_total / math.sqrt(stats.rounds)
-                                / exact.mean_total_wagered)
-                row["stderr_exact_per_total_wagered"] = stderr_total
-                se_total_exact = True
-            row["z_vs_exact_per_total_wagered"] = z_score(
-                stats.edge_per_total_wagered, exact_total, stderr_total)
-            if exact and exact.mean_initial_stake is None and exact.mean_total_wagered is None:
-                # A game with no stakes (a bridge deal, a piquet hand): the edges are NaN and
-                # the mean net itself is compared with its exact value.
-                row["exact_mean_net"] = _nan_if_none(exact.mean_net)
-                sd = exact.sd_net if exact.sd_net is not None else stats.std_net
-                row["z_mean_net"] = z_score(stats.mean_net, exact.mean_net,
-                                            sd / math.sqrt(stats.rounds) if stats.rounds
-                                            else math.nan)
-            path, path_note = path_columns(
-                game.engine_path(variant.rules, strategy), variant.rules, strategy)
+            found = estimates(stats, exact, measure)
+            if measure.kind == STAKES:
+                row.update(stakes_columns(found))
             # No note is an empty cell, alike in CSV and Parquet.
-            row["path"], row["path_note"] = path, path_note or math.nan
-            row.update(headline(
-                {**row, "se_initial": stderr, "se_initial_exact": se_initial_exact,
-                 "se_total": stderr_total, "se_total_exact": se_total_exact},
-                game.headline_basis, stats, game.not_offered(variant.rules, strategy)))
+            row["path"], row["path_note"] = record.path, record.path_note or math.nan
+            row.update(headline(measure, found[measure.basis], stats, record.not_offered))
             # Why there is no exact value, in words (the exact columns are empty then).
-            row["exact_note"] = (game.exact_unavailable(variant.rules, strategy,
-                                                        spec.progression)
-                                 if exact is None and not row["note"] else "")
-            row.update(game.extra_columns(stats))
-            row["note"] = "; ".join(n for n in (row["note"], *game.warnings(stats)) if n)
+            row["exact_note"] = record.unavailable if exact is None and not row["note"] else ""
+            row.update(shows.columns(stats))
+            row["note"] = "; ".join(n for n in (row["note"], *shows.notes(stats)) if n)
             rows.append(row)
     frame = pd.DataFrame(rows)
+    core = CORE_COLUMNS if measure.kind == STAKES else POINTS_COLUMNS
     swept = compare.grid_columns(exp)  # one column per swept parameter, beside the names
-    first = CORE_COLUMNS[:3] + swept + CORE_COLUMNS[3:]
+    first = core[:3] + swept + core[3:]
     extra = [c for c in frame.columns if c not in first + HEADLINE_COLUMNS]
     return frame[first + HEADLINE_COLUMNS + extra]
+
+
+TRACE_KEYS = {"initial": ("edge", "stderr"), "wagered": ("edge_total", "stderr_total"),
+              "round": ("mean_net", "stderr_mean_net")}
 
 
 def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -145,7 +136,8 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
     otherwise it is the sample's.
     """
     exp = result.experiment
-    basis = games.get(exp.game).headline_basis
+    # The running estimate on the headline's basis, as the checkpoints keep it.
+    edge_key, stderr_key = TRACE_KEYS[games.get(exp.game).measure.basis]
     final = {} if frame is None else {
         (r.variant, r.strategy): r for r in frame.itertuples(index=False)}
     # A row with no edge to show has no running one either: its net of 0 is no edge of 0%.
@@ -159,11 +151,7 @@ def convergence(result: RunResult, frame: pd.DataFrame | None = None) -> pd.Data
         last = final.get((variant, strategy))
         no_edge = (variant, strategy) in without_edge
         for point in points:
-            if basis == "wagered":  # kept by the checkpoints beside the per-stake estimate
-                edge = point.get("edge_total", math.nan)
-                stderr = point.get("stderr_total", math.nan)
-            else:
-                edge, stderr = point["edge"], point["stderr"]
+            edge, stderr = point.get(edge_key, math.nan), point.get(stderr_key, math.nan)
             source = "sample"
             if no_edge:
                 edge = stderr = math.nan
@@ -255,8 +243,21 @@ SUMMARY_COLUMNS = ["variant", "strategy", "rounds", "edge", "edge_stderr", "edge
                    "path", "note"]
 
 
-NO_STAKES_COLUMNS = ["variant", "strategy", "rounds", "mean_net", "std_net", "exact_mean_net",
-                     "z_mean_net", "path"]
+POINTS_SUMMARY_COLUMNS = [c for c in SUMMARY_COLUMNS if not c.startswith("edge_per")]
+
+
+def headline_words(measure: Measure) -> str:
+    """What the headline columns hold, in a sentence for the summary and the page."""
+    if measure.kind == STAKES:
+        return (f"Edges are the house's (positive: the house wins). The headline `edge` is "
+                f"{measure.label}; `edge_stderr` is its standard error (from the exact "
+                "standard deviation where `stderr_source` says exact), and `edge_z` compares "
+                "it with `edge_exact` where an exact value exists. Both bases are given "
+                "beside it.")
+    return (f"Nobody stakes anything in this game: the headline `edge` column holds the "
+            f"{measure.label} (not a house edge); `edge_stderr` is its standard error (from "
+            "the exact standard deviation where `stderr_source` says exact), and `edge_z` "
+            "compares it with `edge_exact` where an exact value exists.")
 
 
 def summary(result: RunResult, frame: pd.DataFrame, seconds: float,
@@ -264,6 +265,7 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float,
     """A short Markdown summary of a run (with its paired comparisons, where given)."""
     exp = result.experiment
     game = games.get(exp.game)
+    columns = SUMMARY_COLUMNS if game.measure.kind == STAKES else POINTS_SUMMARY_COLUMNS
     lines = [
         f"# {exp.name}",
         "",
@@ -273,18 +275,9 @@ def summary(result: RunResult, frame: pd.DataFrame, seconds: float,
         "(unless a strategy sets its own); "
         f"seed {exp.seed}; chunks of {exp.chunk_rounds:,}; {seconds:.1f} s.",
         "",
-        f"Edges are the house's (positive: the house wins). The headline `edge` is "
-        f"{frame['headline_basis'].iloc[0]}; `edge_stderr` is its standard error (from the "
-        "exact standard deviation where `stderr_source` says exact), and `edge_z` compares "
-        "it with `edge_exact` where an exact value exists. Both bases are given beside it.",
+        headline_words(game.measure),
         "",
-        *(["Nobody stakes anything in this game: the edges are NaN, and the mean net result "
-           "per round is compared with its exact value (`exact_mean_net`, `z_mean_net`) where "
-           "there is one.", "",
-           markdown_table(frame, [c for c in NO_STAKES_COLUMNS if c in frame])]
-          if frame["edge_per_initial_bet"].isna().all()
-          else [markdown_table(frame, SUMMARY_COLUMNS[:2] + compare.grid_columns(exp)
-                                        + SUMMARY_COLUMNS[2:])]),
+        markdown_table(frame, columns[:2] + compare.grid_columns(exp) + columns[2:]),
         "",
         *compare.target_lines(frame, exp),
         *comparison_lines(comparisons),
@@ -316,19 +309,45 @@ def _pct(value: float, digits: int = 4) -> str:
     return "" if value is None or math.isnan(value) else f"{100 * value:.{digits}f}"
 
 
+def measure_of(frame: pd.DataFrame) -> Measure:
+    """What the rows of a report (or of its comparisons) measure: their game's measure (a
+    house edge per initial stake for a table that names no game)."""
+    return games.get(frame["game"].iloc[0]).measure if "game" in frame else Measure.stakes()
+
+
+def value_text(measure: Measure, digits: int = 4) -> Any:
+    """How a headline value is written: in % where it is an edge, as it is where points."""
+    if measure.percent:
+        return lambda value: _pct(value, digits)
+    return lambda value: "" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def difference_unit(measure: Measure) -> str:
+    """The unit differences of the headline are given in."""
+    return "points of %" if measure.percent else "the measure's units"
+
+
 def terminal_table(frame: pd.DataFrame) -> str:
     """The headline columns for the terminal, sized to the names. The edge is on the basis a
     player of the game means (named in the header); "± se" is the error that z and the 95%
     interval are taken with (the exact spread where the game gives it, marked ``*`` where the
     sample's is unreliable); a bet the variant does not offer says so."""
+    measure = measure_of(frame)
     basis = frame["headline_basis"].iloc[0]
-    other, other_label = (("edge_per_initial_bet", "edge/initial %") if basis.endswith("wagered")
-                          else ("edge_per_total_wagered", "edge/wagered %"))
+    if measure.kind == STAKES:
+        other, other_label = (("edge_per_initial_bet", "edge/initial %")
+                              if basis.endswith("wagered")
+                              else ("edge_per_total_wagered", "edge/wagered %"))
+        title, value, exact = f"house edge {basis} (+ = the house wins), in %", "edge %", "exact %"
+    else:
+        other, other_label = "std_net", "sd per round"
+        title, value, exact = f"{basis}, with its exact value where known", "mean", "exact"
+    text = value_text(measure)
     vw = max(8, *(len(v) for v in frame["variant"])) + 2
     sw = max(9, *(len(s) for s in frame["strategy"])) + 2
-    lines = [f"house edge {basis} (+ = the house wins), in %",
-             f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{'edge %':>11}{'± se':>10}"
-             f"{'exact %':>11}{'z':>7}{other_label:>16}"]
+    lines = [title,
+             f"{'variant':<{vw}}{'strategy':<{sw}}{'rounds':>12}{value:>11}{'± se':>10}"
+             f"{exact:>11}{'z':>7}{other_label:>16}"]
     notes = []
     for _, r in frame.iterrows():
         head = f"{r.variant:<{vw}}{r.strategy:<{sw}}{r.rounds:>12,}"
@@ -340,8 +359,8 @@ def terminal_table(frame: pd.DataFrame) -> str:
         flag = "*" if note else " "
         if note:
             notes.append(f"* {r.variant} / {r.strategy}: {r.note}")
-        lines.append(f"{head}{_pct(r.edge):>11}{_pct(r.edge_stderr):>9}{flag}"
-                     f"{_pct(r.edge_exact):>11}{z:>7}{_pct(r[other]):>16}")
+        lines.append(f"{head}{text(r.edge):>11}{text(r.edge_stderr):>9}{flag}"
+                     f"{text(r.edge_exact):>11}{z:>7}{text(r[other]):>16}")
     return "\n".join(lines + notes)
 
 
@@ -366,7 +385,7 @@ def _other_basis(paired: pd.DataFrame) -> tuple[str, str] | None:
     some difference on it differs from the headline's (a faro deal's soda, per deal)."""
     label, suffix = OTHER_BASIS.get(paired["headline_basis"].iloc[0], (None, None))
     if label is None or f"diff_{suffix}" not in paired or "game" not in paired or \
-            not games.get(paired["game"].iloc[0]).compare_other_basis:
+            not measure_of(paired).compare_other_basis:
         return None
     other, head = paired[f"diff_{suffix}"], paired["diff"]
     differs = ((other - head).abs() > 1e-9 * (1 + head.abs())) & other.notna()
@@ -379,9 +398,11 @@ def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame
     and on the other basis too where it differs."""
     if paired.empty:
         return {}
+    measure = measure_of(paired)
+    text, unit = value_text(measure, 3), difference_unit(measure)
 
     def points(column: str) -> list[str]:
-        return [_pct(v, 3) for v in paired[column]]
+        return [text(v) for v in paired[column]]
 
     labels = {
         "row": [f"{r.variant} / {r.strategy}" for r in paired.itertuples()],
@@ -389,9 +410,9 @@ def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame
                      for r in paired.itertuples()]}
     shown = pd.DataFrame({
         **labels,
-        "diff (points of %)": points("diff"),
+        f"diff ({unit})": points("diff"),
         "± paired SE": points("diff_stderr"),
-        "95% CI": [f"{_pct(lo, 3)} to {_pct(hi, 3)}" if not math.isnan(lo) else ""
+        "95% CI": [f"{text(lo)} to {text(hi)}" if not math.isnan(lo) else ""
                    for lo, hi in zip(paired["diff_ci95_low"], paired["diff_ci95_high"])],
         "± independent SE": points("independent_stderr"),
         "variance reduction": [_vrf_text(r) for r in paired.itertuples()],
@@ -408,7 +429,7 @@ def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame
     if other is not None:
         label, suffix = other
         tables[f"the same differences {label}"] = pd.DataFrame({
-            **labels, "diff (points of %)": points(f"diff_{suffix}"),
+            **labels, f"diff ({unit})": points(f"diff_{suffix}"),
             "± paired SE": points(f"diff_stderr_{suffix}"),
             "exact diff": points(f"exact_diff_{suffix}"),
             "z": ["" if math.isnan(v) else f"{v:+.2f}" for v in paired[f"diff_z_{suffix}"]]})
@@ -433,29 +454,30 @@ def comparison_terminal(paired: pd.DataFrame, limit: int = 40) -> str:
     other basis where it differs, and each note once."""
     if paired.empty:
         return ""
+    measure = measure_of(paired)
+    text, unit = value_text(measure, 3), difference_unit(measure)
     label = [f"{r.variant} / {r.strategy}" for r in paired.itertuples()]
     base = [f"{r.baseline_variant} / {r.baseline_strategy}" for r in paired.itertuples()]
     shown = list(zip(label[:limit], base[:limit], paired.itertuples()))
-    rows = [[text, against, _pct(r.diff, 3), _pct(r.diff_stderr, 3),
-             _pct(r.independent_stderr, 3), _vrf_text(r),
-             _pct(r.diff_exact, 3), "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"]
-            for text, against, r in shown]
+    rows = [[row, against, text(r.diff), text(r.diff_stderr), text(r.independent_stderr),
+             _vrf_text(r), text(r.diff_exact), "" if math.isnan(r.diff_z) else f"{r.diff_z:+.2f}"]
+            for row, against, r in shown]
     header = ["row", "baseline", "diff", "± paired", "± indep.", "VRF", "exact", "z"]
     lines = [f"paired differences from the baseline (row minus baseline), "
-             f"{paired['headline_basis'].iloc[0]}, in points of %",
+             f"{paired['headline_basis'].iloc[0]}, in {unit}",
              *_columns_text(header, rows, [14, 12, 9, 10, 10, 7, 9, 7])]
     if len(paired) > limit:
         lines.append(f"... {len(paired) - limit} more in comparisons.csv")
     other = _other_basis(paired)
     if other is not None:
         basis, suffix = other
-        rows = [[text, against, _pct(getattr(r, f"diff_{suffix}"), 3),
-                 _pct(getattr(r, f"diff_stderr_{suffix}"), 3),
-                 _pct(getattr(r, f"exact_diff_{suffix}"), 3),
+        rows = [[row, against, text(getattr(r, f"diff_{suffix}")),
+                 text(getattr(r, f"diff_stderr_{suffix}")),
+                 text(getattr(r, f"exact_diff_{suffix}")),
                  "" if math.isnan(getattr(r, f"diff_z_{suffix}"))
                  else f"{getattr(r, f'diff_z_{suffix}'):+.2f}"]
-                for text, against, r in shown]
-        lines += ["", f"the same differences {basis}, in points of %",
+                for row, against, r in shown]
+        lines += ["", f"the same differences {basis}, in {unit}",
                   *_columns_text(["row", "baseline", "diff", "± paired", "exact", "z"], rows,
                                  [14, 12, 9, 10, 9, 7])]
     if any(_vrf_text(r).endswith("?") for _, _, r in shown):
@@ -540,11 +562,13 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
     outcome distribution, the convergence (where some row has two chunks or more), the game's
     own run charts, and the game's exact odds charts for each variant."""
     from sim.outputs import charts  # matplotlib is imported only when charts are drawn
+    from sim.outputs.exact_charts import variant_exact_charts
 
     exp = result.experiment
     game = games.get(exp.game)
-    basis = frame["headline_basis"].iloc[0]
-    yield ("edge.png", f"The house edge {basis} by variant and strategy: 95% intervals "
+    shows = games.presentation(exp.game)
+    what = charts.HeadlineAxis.of(frame).what
+    yield ("edge.png", f"The {what} by variant and strategy: 95% intervals "
            "(from the exact standard deviation where known) and exact values (x).",
            charts.edge_chart(frame))
     dist = _rows_with_an_edge(dist, frame)
@@ -553,21 +577,21 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                "per strategy and variant (log probability).", charts.outcome_chart(dist))
     figure = charts.convergence_chart(conv, frame)
     if figure is not None:
-        yield ("convergence.png", f"The running estimate of the edge {basis} after each "
+        yield ("convergence.png", f"The running estimate of the {what} after each "
                "chunk, its 95% band and the exact value.", figure)
     for column in compare.grid_columns(exp):  # a grid: the edge against each swept parameter
-        yield (f"grid-{column}.png", f"The house edge {basis} against {column} (swept), with "
+        yield (f"grid-{column}.png", f"The {what} against {column} (swept), with "
                "its 95% band and the exact curve where there is one.",
                charts.grid_chart(frame, column))
-    extra = game.extra_charts(
+    extra = shows.run_charts(
         {(v.name, st.name): result.merged(vi, si) for vi, v in enumerate(exp.variants)
          for si, st in enumerate(exp.strategies)}, {v.name: v.rules for v in exp.variants})
     for name, figure in extra.items():
         yield (name, f"{exp.game}: {name.rsplit('.', 1)[0].replace('_', ' ')} (simulated "
                "beside exact).", figure)
     if exact_odds:
-        for variant, name, figure in game.variant_exact_charts(
-                ((v.name, v.rules) for v in exact_chart_variants(exp)),
+        for variant, name, figure in variant_exact_charts(
+                shows, ((v.name, v.rules) for v in exact_chart_variants(exp)),
                 [spec.build(exp.game) for spec in exp.strategies]):
             yield (f"odds-{variant}-{name}.png",
                    f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
@@ -652,7 +676,7 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.outputs.risk_report import write_risk
 
-            risk, risk_svgs = write_risk(result.experiment, result.sessions, out_dir,
+            risk, risk_svgs = write_risk(result, out_dir,
                                          footer, draw)
             sections["Bankroll and risk"] = risk_section(risk)
             svgs += risk_svgs

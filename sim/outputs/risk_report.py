@@ -7,15 +7,14 @@ plays a round."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from sim.core.files import write_atomic
-from sim.risk.law import RoundLaw
-from sim.risk.montecarlo import SessionStats
+from sim.engine.runner import RunResult
 from sim.risk.table import RiskResult, measure
 
 HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_ruin_vs_exact",
@@ -23,20 +22,16 @@ HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_rui
             "ev_per_hour", "sd_per_hour", "n0_rounds"]
 
 
-def measure_all(exp: Any, sessions: Mapping[tuple[int, int], SessionStats]
-                ) -> list[RiskResult]:
-    """Exact, diffusion and the run's Monte Carlo ``sessions`` (by (variant, strategy)) for
-    every row of the experiment."""
-    from sim import games
-
-    game = games.get(exp.game)
+def measure_all(result: RunResult) -> list[RiskResult]:
+    """Exact, diffusion and the run's Monte Carlo sessions for every row of a run: from the
+    exact law of a round its records hold and the sessions it played."""
+    exp = result.experiment
     results = []
     for vi, variant in enumerate(exp.variants):
         for si, spec in enumerate(exp.strategies):
-            pairs = game.round_law(variant.rules, spec.build(exp.game), spec.progression)
-            law = RoundLaw.from_pairs(*pairs) if pairs is not None else None
+            law = result.exact[(vi, si)].session_law()
             results.append(measure(exp.game, variant.name, spec.name, spec.progression,
-                                   exp.session, law, sessions[(vi, si)]))
+                                   exp.session, law, result.sessions[(vi, si)]))
     return results
 
 
@@ -72,8 +67,9 @@ def markdown(exp: Any, frame: pd.DataFrame) -> str:
              f"({s.rounds_per_hour:g} an hour){stops}; {s.sessions:,} Monte Carlo sessions "
              "per row. Ruin: the bankroll is gone (the round in play is finished on credit). "
              "Methods: `exact` (a dynamic programme over the bankroll from the round's exact "
-             "law), `diffusion` (Brownian motion with the round's mean and SD; `moments` says "
-             "whose), `mc` (sessions on the kernel; `z_*_vs_exact` against the exact value).",
+             "law, or under a progression from the chain of its unit), `diffusion` "
+             "(Brownian motion with the round's mean and SD; `moments` says whose), `mc` "
+             "(sessions on the kernel; `z_*_vs_exact` against the exact value).",
              "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in frame[cols].iterrows():
         lines.append("| " + " | ".join(_fmt(row[c]) for c in cols) + " |")
@@ -159,22 +155,22 @@ def figures(results: list[RiskResult]) -> Iterator[tuple[str, str, Any]]:
         yield name, caption, getattr(risk_charts, chart)(results)
 
 
-def write_risk(exp: Any, sessions: Mapping[tuple[int, int], SessionStats], out_dir: Path,
+def write_risk(result: RunResult, out_dir: Path,
                footer: str | None = None, draw: bool = True
                ) -> tuple[pd.DataFrame, list[tuple[str, str, bytes]]]:
-    """Write the risk files of ``exp``, whose sessions the run played (``sessions``), into
-    ``out_dir`` (its charts unless ``draw`` is False).
+    """Write the risk files of a run with a ``[session]`` table into ``out_dir`` (its charts
+    unless ``draw`` is False), from the sessions it played and its rows' exact records.
 
     Returns:
         risk.csv's frame, and (file name, caption, SVG bytes) of each risk chart for the page.
     """
     from sim.outputs import charts
 
-    results = measure_all(exp, sessions)
+    results = measure_all(result)
     frame = frame_of(results)
     write_atomic(out_dir / "risk.csv", frame.to_csv(index=False))
     write_atomic(out_dir / "risk_curves.csv", curves_of(results).to_csv(index=False))
-    write_atomic(out_dir / "risk.md", markdown(exp, frame))
+    write_atomic(out_dir / "risk.md", markdown(result.experiment, frame))
     svgs: list[tuple[str, str, bytes]] = []
     if not draw:
         return frame, svgs

@@ -1,5 +1,9 @@
 """Exact session results and risk of ruin: dynamic programmes over the bankroll.
 
+(Rounds that a Markov chain drives, such as a progression's: :mod:`sim.risk.chain`, with the
+same programmes; :func:`forward`, :func:`long_run_band` and :func:`search_bankroll` serve
+both.)
+
 Rounds are independent with one law (:class:`~sim.risk.law.RoundLaw`), so the session result
 after n rounds, S_n, is a random walk on the lattice of the law's step h. The session ends at
 the first round where
@@ -32,7 +36,10 @@ long-run ruin is 1.
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -165,6 +172,18 @@ def session_law(law: RoundLaw, bankroll: float, rounds: int, stop_win: float | N
         stop_win, stop_loss: leave once ahead / behind by this much (None: never).
         checkpoints: rounds at which to keep the distribution of the result so far.
     """
+    return forward(lambda live: _spread(live, law), np.ones(1), law, bankroll, rounds,
+                   stop_win, stop_loss, checkpoints)
+
+
+def forward(spread: Callable[[np.ndarray], np.ndarray], start: np.ndarray, law: Any,
+            bankroll: float, rounds: int, stop_win: float | None, stop_loss: float | None,
+            checkpoints: tuple[int, ...]) -> SessionLaw:
+    """The forward programme for any rounds on a lattice: ``start`` is the live mass before
+    the first round, its last axis the lattice point (from 0), any axes before it a state
+    carried between rounds (a chain's); ``spread`` plays one round of it, widening the last
+    axis by ``law``'s reach. Only the lattice point decides when a session ends, so the
+    ended mass is summed over the states."""
     bounds = Bounds.of(law.step, bankroll, stop_win, stop_loss)
     lo_step, hi_step = law.max_loss_steps, law.max_win_steps
     live_low = bounds.live_low
@@ -180,46 +199,51 @@ def session_law(law: RoundLaw, bankroll: float, rounds: int, stop_win: float | N
     reasons = np.zeros(4)
     # The live band grows by the law's reach each round, clipped to [live_low, live_high].
     band_lo = 0
-    live = np.ones(1)
+    live = start
+
+    def marginal(mass: np.ndarray) -> np.ndarray:
+        return mass.reshape(-1, mass.shape[-1]).sum(axis=0)
+
     wanted = set(checkpoints)
     at_cp = []
     ruin_by_round = np.zeros(rounds + 1)
     if 0 in wanted:
-        at_cp.append(_snapshot(ended, live, band_lo, low))
+        at_cp.append(_snapshot(ended, marginal(live), band_lo, low))
     for n in range(1, rounds + 1):
-        new = _spread(live, law)
+        new = spread(live)
         new_lo = band_lo - lo_step
-        idx = new_lo + np.arange(new.size)
+        total = marginal(new)
+        idx = new_lo + np.arange(total.size)
         dead = (idx < live_low) | (idx > live_high)
         if dead.any():
             ruin = idx <= bounds.ruin
-            reasons[RUIN] += new[ruin].sum()
+            reasons[RUIN] += total[ruin].sum()
             if bounds.stop_loss is not None:
-                reasons[STOP_LOSS] += new[(~ruin) & (idx <= bounds.stop_loss)].sum()
+                reasons[STOP_LOSS] += total[(~ruin) & (idx <= bounds.stop_loss)].sum()
             if bounds.stop_win is not None:
-                reasons[STOP_WIN] += new[idx >= bounds.stop_win].sum()
-            np.add.at(ended, idx[dead] - low, new[dead])
-            keep = np.flatnonzero(~dead)
+                reasons[STOP_WIN] += total[idx >= bounds.stop_win].sum()
+            np.add.at(ended, idx[dead] - low, total[dead])
+            keep = np.flatnonzero(~dead)  # one run: the live band is an interval
             if keep.size:
-                live = new[keep[0]:keep[-1] + 1]
+                live = new[..., keep[0]:keep[-1] + 1]
                 band_lo = int(idx[keep[0]])
             else:
-                live = np.zeros(1)
+                live = np.zeros(new.shape[:-1] + (1,))
                 band_lo = 0
         else:
             live = new
             band_lo = new_lo
         ruin_by_round[n] = reasons[RUIN]
         if n in wanted:
-            at_cp.append(_snapshot(ended, live, band_lo, low))
+            at_cp.append(_snapshot(ended, marginal(live), band_lo, low))
         if not live.any():
             ruin_by_round[n:] = reasons[RUIN]
             for m in sorted(wanted):
                 if m > n:
-                    at_cp.append(_snapshot(ended, live, band_lo, low))
+                    at_cp.append(_snapshot(ended, marginal(live), band_lo, low))
             break
     reasons[HORIZON] = live.sum()
-    probs = _snapshot(ended, live, band_lo, low)
+    probs = _snapshot(ended, marginal(live), band_lo, low)
     return SessionLaw(law.step, low, probs, reasons, tuple(sorted(wanted)),
                       np.array(at_cp) if at_cp else np.zeros((0, probs.size)), ruin_by_round)
 
@@ -302,6 +326,16 @@ def _top(law: RoundLaw, start: int) -> int | None:
 def long_run_ruin(law: RoundLaw, bankroll: float, stop_win: float | None = None,
                   stop_loss: float | None = None) -> float:
     """P(ruin) with no limit on the number of rounds."""
+    return long_run_band(law, bankroll, stop_win, stop_loss,
+                         lambda low, high, ruin: _band_ruin(law, low, high, ruin))
+
+
+def long_run_band(law: Any, bankroll: float, stop_win: float | None,
+                  stop_loss: float | None,
+                  band_ruin: Callable[[int, int, int], np.ndarray]) -> float:
+    """P(ruin) with no limit on the number of rounds, for any rounds on a lattice:
+    ``band_ruin(low, high, ruin)`` gives P(ever ruined) from each point of the live band
+    [low, high] (a session starting there)."""
     b = Bounds.of(law.step, bankroll, stop_win, stop_loss)
     if b.stop_win is None:
         if b.stop_loss is None and law.mean <= 0:
@@ -314,7 +348,7 @@ def long_run_ruin(law: RoundLaw, bankroll: float, stop_win: float | None = None,
         high = b.stop_win - 1
     if high < b.live_low:
         return 1.0 if b.live_low > 0 else 0.0
-    r = _band_ruin(law, b.live_low, high, b.ruin)
+    r = band_ruin(b.live_low, high, b.ruin)
     return float(r[0 - b.live_low]) if b.live_low <= 0 <= high else 0.0
 
 
@@ -330,11 +364,19 @@ def _drift_free_top(law: RoundLaw) -> int:
 def long_run_all_bankrolls(law: RoundLaw, max_bankroll: float) -> np.ndarray | None:
     """P(ever ruined) for every lattice bankroll b*step, b = 0..ceil(max/step), without stops;
     None for a non-positive mean (every bankroll is ruined)."""
+    return long_run_band_all(law, max_bankroll,
+                             lambda low, high, ruin: _band_ruin(law, low, high, ruin))
+
+
+def long_run_band_all(law: Any, max_bankroll: float,
+                      band_ruin: Callable[[int, int, int], np.ndarray]) -> np.ndarray | None:
+    """:func:`long_run_all_bankrolls` for any rounds on a lattice (``band_ruin`` as in
+    :func:`long_run_band`): a bankroll b is a session started b steps above ruin at 0."""
     top_b = steps_at_or_above(max_bankroll, law.step)
     high = _top(law, top_b)
     if high is None:
         return None
-    r = _band_ruin(law, 1, high, 0)
+    r = band_ruin(1, high, 0)
     out = np.ones(top_b + 1)
     out[1:] = r[:top_b]
     return out
@@ -352,19 +394,29 @@ def bankroll_for_risk(law: RoundLaw, target: float, rounds: int | None,
     """The least lattice bankroll whose risk of ruin (within ``rounds``, or ever when None)
     is at most ``target``; NaN where none up to ``limit`` is (a game the player loses in the
     long run ruins every bankroll)."""
+    return search_bankroll(law, target, rounds, stop_win, stop_loss, limit,
+                           sys.modules[__name__])
+
+
+def search_bankroll(law: Any, target: float, rounds: int | None, stop_win: float | None,
+                    stop_loss: float | None, limit: float, programmes: Any) -> float:
+    """:func:`bankroll_for_risk` with the programmes of ``programmes`` (a module with
+    ``ruin_all_bankrolls``, ``long_run_all_bankrolls``, ``session_ruin`` and
+    ``long_run_ruin`` for ``law``'s kind of rounds): every bankroll at once where there are
+    no stops, else a bisection on the lattice (the risk falls as the bankroll grows)."""
     if stop_win is None and stop_loss is None:
         if rounds is None:
-            table = long_run_all_bankrolls(law, min(limit, _long_run_reach(law)))
+            table = programmes.long_run_all_bankrolls(law, min(limit, _long_run_reach(law)))
             return math.nan if table is None else least_bankroll(table, law.step, target)
         reach = (rounds * law.max_loss_steps + 1) * law.step  # one step more is never ruined
-        return least_bankroll(ruin_all_bankrolls(law, rounds, min(reach, limit)), law.step,
-                              target)
+        return least_bankroll(programmes.ruin_all_bankrolls(law, rounds, min(reach, limit)),
+                              law.step, target)
 
     def risk(b: int) -> float:
         amount = b * law.step
         if rounds is None:
-            return long_run_ruin(law, amount, stop_win, stop_loss)
-        return session_ruin(law, amount, rounds, stop_win, stop_loss)
+            return programmes.long_run_ruin(law, amount, stop_win, stop_loss)
+        return programmes.session_ruin(law, amount, rounds, stop_win, stop_loss)
 
     hi = 1
     top = steps_at_or_above(limit, law.step)

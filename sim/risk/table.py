@@ -24,9 +24,9 @@ import numpy as np
 
 from sim.core.progression import ProgressionSpec
 from sim.core.stats import Z95
-from sim.risk import diffusion, exact
+from sim.risk import chain, diffusion, exact
 from sim.risk.exact import STOP_LOSS, STOP_WIN, SessionLaw
-from sim.risk.law import RoundLaw
+from sim.risk.law import ChainLaw, RoundLaw, steps_at_or_above
 from sim.risk.montecarlo import SessionStats
 from sim.risk.spec import SessionSpec
 
@@ -46,7 +46,7 @@ class RiskResult:
     variant: str
     strategy: str
     spec: SessionSpec
-    law: RoundLaw | None
+    law: RoundLaw | ChainLaw | None
     session: SessionLaw | None
     mc: SessionStats
     moments: tuple[float, float]  # (mu, sigma) per round the diffusion used
@@ -74,10 +74,18 @@ def _base(game: str, variant: str, strategy: str, method: str, spec: SessionSpec
             "stop_loss": NAN if spec.stop_loss is None else spec.stop_loss}
 
 
-def _exact_row(law: RoundLaw, session: SessionLaw, spec: SessionSpec) -> dict[str, Any]:
+def programmes(law: RoundLaw | ChainLaw) -> Any:
+    """The module of exact programmes for ``law``: :mod:`sim.risk.exact` for rounds alike,
+    :mod:`sim.risk.chain` for rounds a chain drives (the same functions)."""
+    return chain if isinstance(law, ChainLaw) else exact
+
+
+def _exact_row(law: RoundLaw | ChainLaw, session: SessionLaw, spec: SessionSpec
+               ) -> dict[str, Any]:
+    dp = programmes(law)
     row: dict[str, Any] = {
         "sessions": NAN, "p_ruin": session.p_ruin,
-        "p_ruin_long_run": exact.long_run_ruin(law, spec.bankroll, spec.stop_win,
+        "p_ruin_long_run": dp.long_run_ruin(law, spec.bankroll, spec.stop_win,
                                                spec.stop_loss),
         "p_ahead": session.p_ahead, "p_stop_win": float(session.reasons[STOP_WIN]),
         "p_stop_loss": float(session.reasons[STOP_LOSS]), "mean_result": session.mean,
@@ -85,10 +93,10 @@ def _exact_row(law: RoundLaw, session: SessionLaw, spec: SessionSpec) -> dict[st
     for q in QUANTILES:
         row[f"q{_pct(q)}"] = session.quantile(q)
     for risk in spec.target_risks:
-        row[f"bankroll_risk_{_pct(risk)}"] = exact.bankroll_for_risk(
+        row[f"bankroll_risk_{_pct(risk)}"] = dp.bankroll_for_risk(
             law, risk, spec.rounds, spec.stop_win, spec.stop_loss)
         row[f"bankroll_long_run_risk_{_pct(risk)}"] = (
-            exact.bankroll_for_risk(law, risk, None) if law.mean > 0 else NAN)
+            dp.bankroll_for_risk(law, risk, None) if law.mean > 0 else NAN)
     return row | _per_round(law.mean, law.sd, spec.rounds_per_hour)
 
 
@@ -157,8 +165,10 @@ def _mc_row(mc: SessionStats, session: SessionLaw | None, spec: SessionSpec
 
 
 def measure(game_name: str, variant: str, strategy_name: str, progression: ProgressionSpec,
-            spec: SessionSpec, law: RoundLaw | None, mc: SessionStats) -> RiskResult:
-    """Exact (where there is a round's exact ``law``), diffusion and the Monte Carlo
+            spec: SessionSpec, law: RoundLaw | ChainLaw | None, mc: SessionStats
+            ) -> RiskResult:
+    """Exact (where there is a round's exact ``law``, or the chain that drives the rounds),
+    diffusion (with the exact long-run mean and SD where known) and the Monte Carlo
     sessions ``mc`` for one (variant, strategy)."""
     mu, sigma = (law.mean, law.sd) if law is not None else (mc.round_mean, mc.round_sd)
     model = model_risk(game_name, variant, strategy_name, progression, spec, law, mu, sigma)
@@ -173,7 +183,7 @@ def measure(game_name: str, variant: str, strategy_name: str, progression: Progr
 @dataclass
 class ModelRisk:
     """The risk of a session without Monte Carlo sessions: the exact rows and curve where
-    there is a round's exact law, and the diffusion's from the moments given."""
+    there is an exact law, and the diffusion's from the moments given."""
 
     session: SessionLaw | None
     rows: list[dict[str, Any]]
@@ -183,13 +193,15 @@ class ModelRisk:
 
 
 def model_risk(game_name: str, variant: str, strategy_name: str, progression: ProgressionSpec,
-               spec: SessionSpec, law: RoundLaw | None, mu: float, sigma: float) -> ModelRisk:
-    """The exact (where there is a round's exact ``law``) and diffusion rows of the risk
-    table and their ruin-against-bankroll curves; the diffusion uses ``mu`` and ``sigma``
-    per round (the law's own where there is one)."""
-    session = (exact.session_law(law, spec.bankroll, spec.rounds, spec.stop_win,
-                                 spec.stop_loss, spec.checkpoint_rounds)
-               if law is not None else None)
+               spec: SessionSpec, law: RoundLaw | ChainLaw | None, mu: float, sigma: float
+               ) -> ModelRisk:
+    """The exact (where there is a round's exact ``law``, or the chain that drives the
+    rounds) and diffusion rows of the risk table and their ruin-against-bankroll curves; the
+    diffusion uses ``mu`` and ``sigma`` per round (the law's own where there is one)."""
+    dp = programmes(law) if law is not None else None
+    session = (dp.session_law(law, spec.bankroll, spec.rounds, spec.stop_win,
+                              spec.stop_loss, spec.checkpoint_rounds)
+               if dp is not None else None)
     rows = []
     if law is not None and session is not None:
         rows.append(_base(game_name, variant, strategy_name, "exact", spec, progression)
@@ -199,14 +211,14 @@ def model_risk(game_name: str, variant: str, strategy_name: str, progression: Pr
                 | {"moments": "exact" if law is not None else "mc"})
     bankrolls = np.array(spec.chart_bankrolls)
     curve_exact = None
-    if law is not None:
+    if dp is not None:
         if spec.stop_win is None and spec.stop_loss is None:
-            table = exact.ruin_all_bankrolls(law, spec.rounds, float(bankrolls.max()))
-            idx = [exact.steps_at_or_above(b, law.step) for b in bankrolls]
+            table = dp.ruin_all_bankrolls(law, spec.rounds, float(bankrolls.max()))
+            idx = [steps_at_or_above(b, law.step) for b in bankrolls]
             curve_exact = table[idx]
         else:
-            curve_exact = np.array([exact.session_ruin(law, float(b), spec.rounds,
-                                                       spec.stop_win, spec.stop_loss)
+            curve_exact = np.array([dp.session_ruin(law, float(b), spec.rounds,
+                                                    spec.stop_win, spec.stop_loss)
                                     for b in bankrolls])
     curve_diffusion = diffusion.ruin_curve(mu, sigma, bankrolls, spec.rounds, spec.stop_win)
     return ModelRisk(session, rows, bankrolls, curve_exact, curve_diffusion)

@@ -378,8 +378,6 @@ def strategy_controls(factory: Any) -> list[dict[str, Any]]:
 
 def game_controls(name: str) -> dict[str, Any]:
     """Everything the page needs to draw a game's controls."""
-    from sim.core.headline import BASIS_LABELS
-
     game = games.get(name)
     preset_name = next(iter(game.presets))
     preset = game.presets[preset_name]
@@ -402,9 +400,8 @@ def game_controls(name: str) -> dict[str, Any]:
             "banker_role": info.name.startswith("banker-")})
     return {
         "name": name, "description": game.description, "round_name": game.round_name,
-        "headline_basis": BASIS_LABELS[game.headline_basis],
-        "other_basis": BASIS_LABELS["wagered" if game.headline_basis == "initial"
-                                    else "initial"],
+        "headline_basis": bases(game)["headline"], "other_basis": bases(game)["other"],
+        "percent": game.measure.percent,
         "rules_doc": game.rules_doc, "rules": rules, "presets": presets,
         "strategies": strategies,
         "bankers": [{"name": b.name, "description": b.description,
@@ -414,11 +411,15 @@ def game_controls(name: str) -> dict[str, Any]:
 
 
 def bases(game: Any) -> dict[str, str]:
-    """The game's headline basis and the other, as the report names them."""
-    from sim.core.headline import BASIS_LABELS
+    """The game's headline measure and the other basis, as the report names them (a points
+    game has no other)."""
+    from sim.core.estimate import BASIS_LABELS
 
-    other = "wagered" if game.headline_basis == "initial" else "initial"
-    return {"headline": BASIS_LABELS[game.headline_basis], "other": BASIS_LABELS[other]}
+    measure = game.measure
+    if not measure.percent:
+        return {"headline": measure.label, "other": ""}
+    other = "wagered" if measure.basis == "initial" else "initial"
+    return {"headline": measure.label, "other": BASIS_LABELS[other]}
 
 
 def _key(name: str) -> str:

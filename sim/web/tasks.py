@@ -55,9 +55,11 @@ def _fraction(text: Any) -> Fraction | None:
         return None
 
 
-def edge_value(value: Any, fraction: Fraction | None = None) -> dict[str, Any] | None:
+def edge_value(value: Any, fraction: Fraction | None = None, percent: bool = True
+               ) -> dict[str, Any] | None:
     """An exact edge as the page shows it: the fraction where exact, the decimal and the %
-    (``houseedge exact``'s words, :func:`sim.outputs.exact_report.edge_words`)."""
+    (``houseedge exact``'s words, :func:`sim.outputs.exact_report.edge_words`); a points
+    game's mean without the % (``percent`` false)."""
     from sim.outputs.exact_report import clean, number
 
     number_value = _finite(value)
@@ -66,7 +68,7 @@ def edge_value(value: Any, fraction: Fraction | None = None) -> dict[str, Any] |
     number_value = clean(number_value)
     return {"value": number_value,
             "fraction": number(fraction) if fraction is not None else "",
-            "percent": f"{100 * number_value:.4f}%",
+            "percent": f"{100 * number_value:.4f}%" if percent else f"{number_value:.6g}",
             "decimal": f"{number_value:.6g}"}
 
 
@@ -123,10 +125,10 @@ def exact(query: Mapping[str, str], folder: str) -> dict[str, Any]:
     frame = values(exp)
     grid = exp.resolved.get("grid") or {}
     column = grid.get("columns", [None])[0] if grid else None
-    basis = "edge_per_total_wagered" if game.headline_basis == "wagered" \
-        else "edge_per_initial_bet"
-    other = "edge_per_initial_bet" if basis == "edge_per_total_wagered" \
-        else "edge_per_total_wagered"
+    measure = game.measure
+    basis = exact_report.HEADLINE_VALUE[measure.basis]
+    other = {"edge_per_total_wagered": "edge_per_initial_bet",
+             "edge_per_initial_bet": "edge_per_total_wagered"}.get(basis)
     rows = []
     for record, fractions in zip(frame.to_dict("records"), frame.attrs["fractions"]):
         point = {**grid.get("variants", {}).get(record["variant"], {}),
@@ -137,8 +139,10 @@ def exact(query: Mapping[str, str], folder: str) -> dict[str, Any]:
             "role": "what-if" if record["variant"] == page_state.WHAT_IF or len(frame) == 1
             else "preset",
             "x": _plain(point.get(column)) if column else None,
-            "edge": None if no_edge else edge_value(record[basis], fractions.get(basis)),
-            "other": None if no_edge else edge_value(record[other], fractions.get(other)),
+            "edge": None if no_edge else edge_value(record[basis], fractions.get(basis),
+                                                    measure.percent),
+            "other": None if no_edge or other is None else edge_value(
+                record[other], fractions.get(other)),
             "mean_net": _finite(record["mean_net"]),
             "sd": _finite(record["sd_net"]) if _finite(record["sd_net"]) is not None
             else _law_sd(game, exp, record["variant"], record["strategy"]),
@@ -152,7 +156,7 @@ def exact(query: Mapping[str, str], folder: str) -> dict[str, Any]:
 
 def _law_sd(game: Any, exp: Any, variant: str, strategy: str) -> float | None:
     """The SD of a round's net result from its exact law, where the exact value gives none
-    (a faro deal) and the game has the law."""
+    (a faro deal) and the game has the law of a round (not a chain's)."""
     from sim.risk.law import RoundLaw
 
     rules = next(v.rules for v in exp.variants if v.name == variant)
@@ -185,15 +189,15 @@ def charts(query: Mapping[str, str], folder: str) -> dict[str, Any]:
     import matplotlib.pyplot as plt
 
     from sim.outputs.charts import figure_bytes
+    from sim.outputs.exact_charts import variant_exact_charts
 
     exp = page_state.load({**query, "view": "edge"}, Path(folder))
-    game = games.get(exp.game)
     variant = exp.variants[-1]
     strategies = [spec.build(exp.game) for spec in exp.strategies]
     found = []
     try:
-        for _variant, name, figure in game.variant_exact_charts(
-                [(variant.name, variant.rules)], strategies):
+        for _variant, name, figure in variant_exact_charts(
+                games.presentation(exp.game), [(variant.name, variant.rules)], strategies):
             if len(found) < MAX_CHARTS:
                 found.append({"name": name, "svg": figure_bytes(figure, "svg").decode()})
             else:
@@ -208,7 +212,7 @@ def risk(query: Mapping[str, str], folder: str) -> dict[str, Any]:
     the round's exact law where the engine has one (:func:`sim.risk.table.model_risk`), else
     the diffusion from the mean and SD per round the page passes (``mu``, ``sigma``: the
     simulation's)."""
-    from sim.risk.law import RoundLaw
+    from sim.engine.row_exact import row_exact
     from sim.risk.table import model_risk
 
     exp = page_state.load({**query, "view": "risk"}, Path(folder))
@@ -217,9 +221,9 @@ def risk(query: Mapping[str, str], folder: str) -> dict[str, Any]:
     out = []
     for variant in exp.variants:
         for strategy_spec in exp.strategies:
-            strategy = strategy_spec.build(exp.game)
-            pairs = game.round_law(variant.rules, strategy, strategy_spec.progression)
-            law = RoundLaw.from_pairs(*pairs) if pairs is not None else None
+            # The law a run's risk files read: of a round, or of the chain of rounds.
+            law = row_exact(game, variant.rules, strategy_spec.build(exp.game),
+                            strategy_spec.progression, with_law=True).session_law()
             mu = _finite(query.get("mu")) if law is None else law.mean
             sigma = _finite(query.get("sigma")) if law is None else law.sd
             entry: dict[str, Any] = {"variant": variant.name, "strategy": strategy_spec.name,
@@ -342,6 +346,7 @@ def simulate(query: Mapping[str, str], folder: str, out_dir: str, seconds: float
     """
     from sim.core.stats import Stats
     from sim.engine import checkpoints
+    from sim.engine.row_exact import RowExact
     from sim.engine.run_folder import open_run
 
     started = time.perf_counter()
@@ -351,6 +356,12 @@ def simulate(query: Mapping[str, str], folder: str, out_dir: str, seconds: float
     counts = {pair: checkpoints.chunk_count(exp, pair[1]) for pair in pairs}
     total = sum(counts.values())
     files = tuple(sorted(exp.files.items()))
+    # Each row's exact record first, as the runner makes it (the report reads it).
+    for pair in store.exact_todo():
+        _pair, data = runner.run_exact(exp.game, exp.variants[pair[0]].rules,
+                                       exp.strategies[pair[1]], exp.session is not None, pair,
+                                       files)
+        store.add_exact(pair, RowExact.from_json(data))
     last = time.perf_counter()
     for index in range(max(counts.values())):
         for pair in pairs:

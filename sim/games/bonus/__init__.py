@@ -19,7 +19,7 @@ import pandas as pd
 from sim import games
 from sim.core.errors import InputError
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
@@ -82,11 +82,9 @@ class BonusGame(Game[BonusRules, PolicyTable]):
         grid = grid_for(rules)
         return player_stats(grid, *walk_table(grid, table, rounds, kernel_state(seed)))
 
-    def simulate_reference(self, rules: BonusRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
-        return simulate_reference(grid_for(rules), strategy, rounds, strategy_generator(seed),
-                                  kernel_state(seed))
+    def play_reference(self, rules: BonusRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
+        return simulate_reference(grid_for(rules), strategy, rounds, rng, cards.kernel_state())
 
     def pack_key(self, rules: BonusRules) -> str:
         """What decides the spins: the games played (a uniform per bet picks the outcome of

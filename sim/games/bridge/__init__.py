@@ -6,9 +6,8 @@ Exact deal odds: :mod:`.odds`; scoring: :mod:`.scoring`; the lines of suit play:
 
 **A round is one deal**, of the kind the strategy names (see :mod:`.rules`): the deal survey,
 whose ``net`` is South's high-card points, or a contract, whose ``net`` is the deal's score for
-the declarer's side less the defenders'. Nobody stakes anything, so the initial stake and the
-amount wagered are 0 and the edge columns are NaN; ``exact_mean_net`` and ``z_mean_net`` hold
-the exact mean and the z-score of the simulated mean. The survey's columns give the texts'
+the declarer's side less the defenders'. Nobody stakes anything, so the report's headline is the
+deal's mean beside its exact value. The survey's columns give the texts'
 figures as simulated (``sim_*``) with their z-scores against the exact fractions (``z_*``).
 """
 
@@ -21,8 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.estimate import Measure, frequency
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.bridge import odds
@@ -87,6 +87,7 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
     description = ("Contract and auction bridge: suit splits, given cards, hand patterns and "
                    "high-card points exactly and dealt; finesse or drop; a tested scorer")
     round_name = "deal"
+    measure = Measure.points("mean per deal: South's points, or the contract's score")
     rules_doc = "docs/rules/bridge.md"
     rules_type = BridgeRules
     presets = PRESETS
@@ -101,11 +102,10 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
         return contract_stats(rounds, kernel_state(seed), rules.missing, table.line,
                               rules.sure_tricks, scores_by_tricks(rules))
 
-    def simulate_reference(self, rules: BridgeRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: BridgeRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Play on the reference path: ``decide(view, rng)`` is asked on every deal."""
-        deals, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
+        deals = cards.generator()
         table = self.table_of(rules, strategy)
         if table is not None and table.line == "survey":
             return survey_reference(rounds, deals)
@@ -146,18 +146,14 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
                                                                         for h in hits)
             n = sum(v for k, v in c.items() if k.startswith(trials)) \
                 if trials.endswith("_") else c.get(trials, 0.0)
-            share = hit / n if n else math.nan
-            p = float(exact)
-            out[f"sim_{name}"] = share
-            out[f"exact_{name}"] = p
-            out[f"z_{name}"] = (share - p) / math.sqrt(p * (1 - p) / n) if n else math.nan
+            share = frequency(hit, n, float(exact))
+            out.update({f"sim_{name}": share.value, f"exact_{name}": share.exact,
+                        f"z_{name}": share.z})
         dist = odds.hcp_distribution()
-        at_least = float(sum(p for k, p in dist.items() if k >= 13))
-        share = sum(v for k, v in stats.net_hist.items() if k >= 13) / stats.rounds
-        out["sim_hcp_13_plus"] = share
-        out["exact_hcp_13_plus"] = at_least
-        out["z_hcp_13_plus"] = (share - at_least) / math.sqrt(
-            at_least * (1 - at_least) / stats.rounds)
+        share = frequency(sum(v for k, v in stats.net_hist.items() if k >= 13), stats.rounds,
+                          float(sum(p for k, p in dist.items() if k >= 13)))
+        out.update({"sim_hcp_13_plus": share.value, "exact_hcp_13_plus": share.exact,
+                    "z_hcp_13_plus": share.z})
         return out
 
     def exact_tables(self, rules: BridgeRules) -> dict[str, pd.DataFrame]:

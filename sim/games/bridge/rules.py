@@ -15,8 +15,8 @@ the strategy:
   declarer's side (less the defenders').
 
 No one stakes anything against a house, so both kinds put 0 as the initial stake and the amount
-wagered; the report's edge columns are then NaN, and ``exact_mean_net`` and ``z_mean_net``
-compare the simulated mean ``net`` (points or score) with its exact value.
+wagered; the report's headline is then the mean ``net`` (points or score) per deal, beside its
+exact value.
 """
 
 from __future__ import annotations

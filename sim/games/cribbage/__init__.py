@@ -10,17 +10,16 @@ discard policies and the exact values they choose by: :mod:`.policy`; the refere
 the crib by the same strategy, the starter is cut, hands and crib are shown. Its ``net`` is
 the points the followed seat (``rules.seat``) scores in the show of that deal: the pone's
 hand, or the dealer's hand, crib and heels (with partners, the side's hands). Cribbage has no
-stake and no house, so the initial stake and the amount wagered are zero and the edge columns
-are NaN; ``push_freq`` is the chance the seat scores nothing. The game columns carry the
-figures: ``mean_points`` with its standard error ``points_se``, ``exact_points`` and
-``z_points`` where the whole deal's expectation is known exactly (the random keep,
-``first-cards``, for either seat; any policy for the pone when five cards are dealt),
-``mean_hand`` (the seat's own hand) beside ``hand_ev`` (the mean of the exact expected hand of
-each keep over every starter: the same expectation with less noise),
-``mean_crib``, ``dealer_points``, ``pone_points``, ``dealer_lead`` (their difference),
-``p_hand_0``, ``p_hand_24``, ``p_hand_28``, ``p_hand_29``; with ``pegging`` (two players),
-the play is pegged by the strategy's ``play`` policy and counts in the points, with the
-columns ``peg_pone``, ``peg_dealer`` and ``p_dealer_pegs_nothing``.
+stake and no house: the report's headline is the seat's mean points per deal, beside its exact
+value where the whole deal's expectation is known (the random keep, ``first-cards``, for
+either seat; any policy for the pone when five cards are dealt); ``push_freq`` is the chance
+the seat scores nothing. The game columns carry the figures: ``mean_hand`` (the seat's own
+hand) beside ``hand_ev`` (the mean of the exact expected hand of each keep over every
+starter: the same expectation with less noise), ``mean_crib``, ``dealer_points``,
+``pone_points``, ``dealer_lead`` (their difference), ``p_hand_0``, ``p_hand_24``,
+``p_hand_28``, ``p_hand_29``; with ``pegging`` (two players), the play is pegged by the
+strategy's ``play`` policy and counts in the points, with the columns ``peg_pone``,
+``peg_dealer`` and ``p_dealer_pegs_nothing``.
 """
 
 from __future__ import annotations
@@ -33,8 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.estimate import Measure
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
 from sim.games.cribbage.deal import DealResult, play_deal, seat_cards
@@ -124,6 +124,7 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
     description = ("Cribbage: show scores of hand and crib, exactly by enumeration and "
                    "simulated under discard policies; five-, six-, seven-card, 2-4 players")
     round_name = "deal"
+    measure = Measure.points("mean points per deal: the seat's hand, crib, heels and pegging")
     rules_doc = "docs/rules/cribbage.md"
     rules_type = CribbageRules
     presets = PRESETS
@@ -133,22 +134,16 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
     def simulate_table(self, rules: CribbageRules, table: DiscardPolicy,
                        progression: ProgressionSpec, rounds: int,
                        seed: np.random.SeedSequence) -> Stats:
-        stats = simulate_policy(rules, table, rounds, kernel_state(seed))
-        exact = None if rules.pegging else exact_points(rules, table)
-        if exact is not None:
-            # Carried with the chunk's sums so that the report can set it beside the mean.
-            stats.counters["exact_points"] = exact * rounds
-        return stats
+        return simulate_policy(rules, table, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: CribbageRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: CribbageRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Play ``rounds`` deals on the reference path (any Python strategy)."""
-        deals, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
+        deals = cards.generator()
         stats = Stats()
         for _ in range(rounds):
-            cards = deals.choice(52, size=rules.cards_used, replace=False)
-            deal = play_deal(cards, rules, strategy, rng)
+            dealt = deals.choice(52, size=rules.cards_used, replace=False)
+            deal = play_deal(dealt, rules, strategy, rng)
             stats.add_round(float(deal.seat_points(rules)), 0.0, 0.0, _counters(deal, rules))
         return stats
 
@@ -170,15 +165,9 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
         for key, value in c.items():
             if key.startswith("hand_") and key[5:].isdigit():
                 hands[int(key[5:])] = value
-        se = stats.std_net / math.sqrt(n)
-        exact = c["exact_points"] / n if "exact_points" in c else math.nan
         dealer, pone = stats.counter_rate("dealer_points"), stats.counter_rate("pone_points")
         lead_var = max(c.get("difference2", 0.0) / n - (dealer - pone) ** 2, 0.0)
         return {
-            "mean_points": stats.mean_net,
-            "points_se": se,
-            "exact_points": exact,
-            "z_points": (stats.mean_net - exact) / se if se > 0 else math.nan,
             "mean_hand": float(np.arange(HAND_BINS) @ hands) / n,
             "hand_ev": stats.counter_rate("hand_ev"),
             "mean_crib": stats.counter_rate("crib"),
@@ -198,17 +187,14 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
         }
 
     def run_lines(self, frame: pd.DataFrame) -> list[str]:
-        """Lines printed after a run's table: the points, as the edge columns are NaN."""
-        lines = [f"{'variant':<16}{'strategy':<18}{'points':>9}{'± se':>8}{'exact':>9}"
-                 f"{'z':>7}{'hand':>8}{'hand ev':>9}{'crib':>7}{'dealer lead':>13}"]
+        """Lines printed after a run's table: what makes up the followed seat's points."""
+        lines = [f"{'variant':<16}{'strategy':<18}{'hand':>8}{'hand ev':>9}{'crib':>7}"
+                 f"{'dealer lead':>13}"]
         for _, r in frame.iterrows():
-            exact = "" if math.isnan(r.exact_points) else f"{r.exact_points:.4f}"
-            z = "" if math.isnan(r.z_points) else f"{r.z_points:+.2f}"
-            lines.append(f"{r.variant:<16}{r.strategy:<18}{r.mean_points:>9.4f}"
-                         f"{r.points_se:>8.4f}{exact:>9}{z:>7}{r.mean_hand:>8.3f}"
+            lines.append(f"{r.variant:<16}{r.strategy:<18}{r.mean_hand:>8.3f}"
                          f"{r.hand_ev:>9.3f}{r.mean_crib:>7.3f}{r.dealer_lead:>13.3f}")
-        return ["", "points per deal of the followed seat (no stake: the edges are NaN)",
-                *lines]
+        return ["", "the followed seat's hand (and its exact expectation), the crib, and the "
+                "dealer's lead, per deal", *lines]
 
     # ------------------------------------------------------------------ exact tables
     def _distributions(self, rules: CribbageRules) -> dict[str, np.ndarray]:

@@ -51,7 +51,7 @@ from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest
 from sim.core.histogram import NetGrid, count
 from sim.core.jit import read_only
 from sim.core.progression import FLAT, ProgressionSpec, advance
-from sim.core.stats import Stats, kernel_add_round
+from sim.core.stats import BATCH_FIELDS, Stats, kernel_add_batch, kernel_add_round
 from sim.core.xoshiro import draw_below, shuffle_in_place
 from sim.games.faro.rules import FaroRules
 
@@ -256,17 +256,24 @@ def _play_deal(order, rule_i, rule_f, masks, coppered, stakes, slot_start, slot_
 
 @numba.njit(cache=True)
 def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slot_start,
-              slot_flat, base_covered, fast, rank_stakes, rank_sign, high, call, prog):
+              slot_flat, base_covered, fast, rank_stakes, rank_sign, high, call, prog,
+              batch_len):
+    """The general loop. With ``batch_len`` > 0 (a progression carries its unit from deal
+    to deal) the deals are cut into batches of that many (the last may be shorter) whose
+    totals go into ``batch`` (:func:`sim.core.stats.kernel_add_batch`)."""
     outcomes = np.zeros(3, dtype=np.int64)
     sums = np.zeros(8, dtype=np.float64)
     hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(2, dtype=np.float64)
+    batch = np.zeros(1 + len(BATCH_FIELDS), dtype=np.float64)
     counts = np.zeros(base_covered.shape[0], dtype=np.int64)
     decided = np.zeros(max(1, 2 * masks.shape[0]), dtype=np.int64)
     order = pack.copy()
     unit = prog[1]
     streak = np.int64(0)  # typed: a literal 0 would compile _play_deal a second time
-    for _ in range(n_deals):
+    b_net = b_init = b_w = 0.0
+    b_left = batch_len
+    for d in range(n_deals):
         shuffle_in_place(order, state)
         initial = unit
         net, wagered, splits, decisions, unit, streak = _play_deal(
@@ -277,7 +284,16 @@ def _simulate(n_deals, state, pack, rule_i, rule_f, masks, coppered, stakes, slo
         count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
         counters[0] += splits
         counters[1] += decisions
-    return outcomes, sums, hist, counters
+        if batch_len > 0:
+            b_net += net
+            b_init += initial
+            b_w += wagered
+            b_left -= 1
+            if b_left == 0 or d == n_deals - 1:
+                kernel_add_batch(batch, b_net, b_init, b_w)
+                b_net = b_init = b_w = 0.0
+                b_left = batch_len
+    return outcomes, sums, hist, counters, batch
 
 
 @numba.njit(cache=True)
@@ -480,8 +496,11 @@ def simulate_table(
     progression: ProgressionSpec,
     deals: int,
     state: np.ndarray,
+    batch_len: int = 0,
 ) -> Stats:
-    """Play ``deals`` deals on the kernel, advancing the xoshiro ``state`` in place.
+    """Play ``deals`` deals on the kernel, advancing the xoshiro ``state`` in place; with
+    ``batch_len`` > 0, cut into batches of that many deals (a progression's unit carried from
+    deal to deal makes them dependent: the error comes from batch means).
 
     Common random numbers need no per-deal re-seed here: every deal shuffles the whole pack
     (n - 1 bounded draws, the last deal's order shuffled again), whatever the table bets, so
@@ -493,16 +512,19 @@ def simulate_table(
     and their nets would be anti-correlated).
     """
     args = _kernel_args(rules, table, progression)
+    batch = None
     if args[8]:  # fast: flat stakes on single ranks
         rule_i, rule_f, *_, rank_stakes, rank_sign, high, call, prog = args
         outcomes, sums, hist, counters = _simulate_fast(
             deals, state, rules.pack_ranks(), rule_i, rule_f, rank_stakes, rank_sign, high,
             call, prog[1], np.zeros(0))
     else:
-        outcomes, sums, hist, counters = _simulate(deals, state, rules.pack_ranks(), *args)
+        outcomes, sums, hist, counters, batch = _simulate(deals, state, rules.pack_ranks(),
+                                                          *args, batch_len)
     values = HIST.values()
     return Stats.from_arrays(deals, outcomes, sums, values, hist,
-                             {"splits": counters[0], "decisions": counters[1]})
+                             {"splits": counters[0], "decisions": counters[1]},
+                             batch if batch_len > 0 else None)
 
 
 def session_nets(rules: FaroRules, table: FaroTable, progression: ProgressionSpec,

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.estimate import Measure, frequency
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import Stats
@@ -44,6 +45,7 @@ class GinGame(Game[GinRules, GinRules]):
     name = "gin_rummy"
     description = "Gin rummy: the dealt hand's deadwood and the chance of gin, exact and simulated"
     round_name = "hand"
+    measure = Measure.points("mean deadwood per hand")
     rules_doc = "docs/rules/gin_rummy.md"
     rules_type = GinRules
     presets = PRESETS
@@ -71,20 +73,17 @@ class GinGame(Game[GinRules, GinRules]):
         n = stats.rounds
         if not n:
             return {}
-        p = stats.net_hist.get(0.0, 0) / n
-        exact = stats.counters.get("exact_gin", math.nan) / n
-        se = math.sqrt(exact * (1 - exact) / n) if exact > 0 else math.nan
-        return {"p_gin": p, "exact_p_gin": exact,
-                "z_gin": (p - exact) / se if se > 0 else math.nan,
-                "p_knock": stats.counter_rate("knock"), "mean_deadwood": stats.mean_net}
+        gin = frequency(stats.net_hist.get(0.0, 0), n,
+                        stats.counters.get("exact_gin", math.nan) / n)
+        return {"p_gin": gin.value, "exact_p_gin": gin.exact, "z_gin": gin.z,
+                "p_knock": stats.counter_rate("knock")}
 
     def run_lines(self, frame: pd.DataFrame) -> list[str]:
-        lines = ["", "dealt hands (no stake: the edges are NaN)",
-                 f"{'variant':<16}{'P(gin)':>12}{'exact':>12}{'z':>7}{'P(knock)':>10}"
-                 f"{'deadwood':>10}"]
+        lines = ["", "dealt gin and the hands that may knock at once",
+                 f"{'variant':<16}{'P(gin)':>12}{'exact':>12}{'z':>7}{'P(knock)':>10}"]
         for _, r in frame.iterrows():
             lines.append(f"{r.variant:<16}{r.p_gin:>12.3e}{r.exact_p_gin:>12.3e}"
-                         f"{r.z_gin:>+7.2f}{r.p_knock:>10.4f}{r.mean_deadwood:>10.3f}")
+                         f"{r.z_gin:>+7.2f}{r.p_knock:>10.4f}")
         return lines
 
     def exact_tables(self, rules: GinRules) -> dict[str, pd.DataFrame]:

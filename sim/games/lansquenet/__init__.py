@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.lansquenet.chain import CoupOdds, coup_odds
@@ -96,13 +96,13 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
                        seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, progression, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: LansquenetRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: LansquenetRules, strategy: Any,
+                       progression: ProgressionSpec, rounds: int, cards: Cards,
+                       rng: np.random.Generator) -> Stats:
         """Play a session of ``rounds`` banks on the reference path (any Python strategy):
         the packs the kernel deals from the same seed, the strategy on its own stream."""
-        packs = RandomPacks(rules, kernel_state(seed))
-        session = RoundTable(rules, strategy, progression, packs, strategy_generator(seed))
+        packs = RandomPacks(rules, cards.kernel_state())
+        session = RoundTable(rules, strategy, progression, packs, rng)
         stats = Stats()
         for _ in range(rounds):
             bank = session.play_bank()

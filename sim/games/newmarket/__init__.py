@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, Game
 from sim.games.newmarket.play import ReferenceRound, simulate_table
@@ -83,13 +83,12 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
                        seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: NewmarketRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: NewmarketRules, strategy: Any,
+                       progression: ProgressionSpec, rounds: int, cards: Cards,
+                       rng: np.random.Generator) -> Stats:
         """Rounds on the reference path (any Python strategy)."""
-        # The strategy's own generator: a strategy that draws moves no card.
-        player = ReferenceRound(rules, strategy, strategy_generator(seed))
-        orders = _orders(generator(seed))
+        player = ReferenceRound(rules, strategy, rng)
+        orders = _orders(cards.generator())
         stats = Stats()
         for _ in range(rounds):
             nets, paid, counters = player.play(orders)

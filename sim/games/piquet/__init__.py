@@ -6,7 +6,7 @@ deal (reference and kernel): :mod:`.deal`; exact odds: :mod:`.exact`.
 **A round is one deal**: the deal, carte blanche, elder's and younger's exchanges (both played
 by the strategy), and the declarations compared and scored with repique. The play of the
 tricks is not modelled. ``net`` is elder hand's declaration points less younger hand's; nobody
-stakes anything, so the initial stake is 0 and the edge columns are NaN. The game columns give
+stakes anything, so the report's headline is its mean per deal. The game columns give
 each hand's mean points, the repique and carte blanche frequencies, the unopposed score each
 hand reaches after its exchange (``elder_after``, ``younger_after``: what the exchange policy
 achieves), and the dealt hand's figures (``dealt_score``, ``carte_blanche``, ``quatorze``)
@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core.estimate import Estimate, Measure, frequency
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, Game
 from sim.games.piquet import exact as exact_odds
@@ -53,6 +54,7 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
     description = ("Piquet: point, sequence and set, carte blanche and repique; exact odds of "
                    "a dealt hand and of taking in; exchange policies")
     round_name = "deal"
+    measure = Measure.points("mean points per deal: elder's less younger's")
     rules_doc = "docs/rules/piquet.md"
     rules_type = PiquetRules
     presets = PRESETS
@@ -64,15 +66,14 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
                        seed: np.random.SeedSequence) -> Stats:
         return simulate_table(rules, table, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: PiquetRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
+    def play_reference(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
         """Deals on the reference path (any Python strategy)."""
-        cards, rng = generator(seed), strategy_generator(seed)  # a draw moves no card
+        shuffles = cards.generator()
         self.table_of(rules, strategy)  # a table strategy learns the rules' set rank
         stats = Stats()
         for _ in range(rounds):
-            net, counters = play_reference(cards.permutation(32), rules, strategy, rng)
+            net, counters = play_reference(shuffles.permutation(32), rules, strategy, rng)
             stats.add_round(net, 0.0, 0.0, counters)
         return stats
 
@@ -88,17 +89,17 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
         out["point_equal_freq"] = stats.counter_rate("point_equal")
         mean = c.get("dealt_score", 0.0) / n
         var = max(c.get("dealt_score2", 0.0) / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        exact_mean = float(exact_odds.mean_dealt_score())
-        out["dealt_score"] = mean
-        out["exact_dealt_score"] = exact_mean
-        out["z_dealt_score"] = (mean - exact_mean) / math.sqrt(var / n) if var else math.nan
-        blanche = (c.get("blanche_elder", 0.0) + c.get("blanche_younger", 0.0)) / n
-        for name, share, p in (
+        dealt = Estimate(mean, math.sqrt(var / n) if var else math.nan,
+                         float(exact_odds.mean_dealt_score()))
+        out.update({"dealt_score": dealt.value, "exact_dealt_score": dealt.exact,
+                    "z_dealt_score": dealt.z})
+        blanche = c.get("blanche_elder", 0.0) + c.get("blanche_younger", 0.0)
+        for name, hits, p in (
                 ("carte_blanche", blanche, 2 * float(exact_odds.p_carte_blanche())),
-                ("quatorze", c.get("dealt_quatorze", 0.0) / n, float(exact_odds.p_quatorze()))):
-            out[f"{name}_freq"] = share
-            out[f"exact_{name}"] = p
-            out[f"z_{name}"] = (share - p) / math.sqrt(p * (1 - p) / n)
+                ("quatorze", c.get("dealt_quatorze", 0.0), float(exact_odds.p_quatorze()))):
+            share = frequency(hits, n, p)
+            out.update({f"{name}_freq": share.value, f"exact_{name}": share.exact,
+                        f"z_{name}": share.z})
         return out
 
     def exact_tables(self, rules: PiquetRules) -> dict[str, pd.DataFrame]:

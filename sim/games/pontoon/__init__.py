@@ -20,7 +20,7 @@ import pandas as pd
 
 from sim.core.errors import IllegalActionError, InputError
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import generator, kernel_state, streams
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, ExactValue, Game, progression_unavailable
 from sim.games.pontoon.pack import GivenCards, RandomCards
@@ -131,16 +131,13 @@ class PontoonGame(Game[PontoonRules, Tables]):
         simulate_tables(rules, PlayerTable.threshold(rules), BankerTable.stand_on(), 10,
                         kernel_state(np.random.SeedSequence(0)), self.batch_rounds(rules))
 
-    def simulate_reference(self, rules: PontoonRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
-        """Play on the reference path (any Python strategies)."""
+    def play_reference(self, rules: PontoonRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
+        """Play on the reference path (any Python strategies), the cards as the kernel deals
+        them."""
         self.check_progression(progression)
-        # The cards as the kernel deals them (keyed by the seed); the strategy's own draws
-        # from a stream of its own.
-        rng = generator(streams(seed).strategy)
         player, banker = seating_of(strategy)
-        session = Session(rules, player, banker, RandomCards(rules, kernel_state(seed)))
+        session = Session(rules, player, banker, RandomCards(rules, cards.kernel_state()))
         stats = Stats()
         batch_len = self.batch_rounds(rules)
         batch = [0.0, 0.0, 0.0]  # the open batch's net, initial stakes and amount wagered

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from sim.core.errors import InputError
+from sim.core.estimate import Measure
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import generator, kernel_state, strategy_generator
+from sim.core.rng import Cards, generator, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, ExactValue, Game
 from sim.games.scratchcard.current import (
@@ -91,7 +92,7 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     round_name = "session"
     # A session buys many tickets (a budget reinvests its prizes): the edge per amount
     # wagered is the ticket's; per initial stake it would be per the first ticket bought.
-    headline_basis = "wagered"
+    measure = Measure.stakes("wagered")
     rules_doc = "docs/rules/scratchcards.md"
     rules_type = ScratchRules
     presets = PRESETS
@@ -130,11 +131,9 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
                        seed: np.random.SeedSequence) -> Stats:
         return simulate_plan(rules, table, rounds, kernel_state(seed))
 
-    def simulate_reference(self, rules: ScratchRules, strategy: Any,
-                           progression: ProgressionSpec, rounds: int,
-                           seed: np.random.SeedSequence) -> Stats:
-        return simulate_reference(rules, strategy, rounds, strategy_generator(seed),
-                                  kernel_state(seed))
+    def play_reference(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
+                       rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
+        return simulate_reference(rules, strategy, rounds, rng, cards.kernel_state())
 
     def tabulate(self, rules: ScratchRules, strategy: Any) -> ScratchPlan | None:
         """A plain-Python session policy, as a plan (:mod:`.tabulate`)."""
