@@ -1,4 +1,5 @@
-"""The command line: ``houseedge run | exact | report | charts | list | bench | study``.
+"""The command line: ``houseedge run | exact | report | charts | list | bench | study |
+serve``.
 
 Bad input of any kind is one line on stderr and exit code 2, before anything is written.
 """
@@ -109,6 +110,14 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     bench.add_argument("--compare", metavar="FILE",
                        help="show each line against an earlier --json file")
+    serve = sub.add_parser("serve", help="the what-if page: a local web app (rules, "
+                           "strategies, exact values, simulations, risk, grids)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve.add_argument("--experiments", default="experiments",
+                       help="the folder of experiment and strategy files the page may open "
+                            "(default: experiments)")
     return parser
 
 
@@ -348,6 +357,21 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    folder = Path(args.experiments)
+    if not folder.is_dir():
+        raise InputError(f"--experiments {args.experiments}: not a folder")
+    if not 0 < args.port < 65536:
+        raise InputError(f"--port: expected 1..65535, got {args.port}")
+    try:
+        from sim.web.app import serve
+    except ImportError as exc:
+        raise InputError(f"serve: {exc.name} is not installed (pip install "
+                         "'houseedge[web]')") from None
+    serve(args.host, args.port, folder)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``houseedge`` command; returns the exit code."""
     with clean_interrupts():
@@ -368,7 +392,8 @@ def _main(argv: Sequence[str] | None) -> int:
             args.overrides = [*args.overrides, *extra]
         command = {"run": _cmd_run, "exact": _cmd_exact, "list": _cmd_list,
                    "bench": _cmd_bench, "report": _cmd_report,
-                   "charts": _cmd_charts, "study": _cmd_study}[args.command]
+                   "charts": _cmd_charts, "study": _cmd_study,
+                   "serve": _cmd_serve}[args.command]
         if not getattr(args, "quiet", False):
             from sim.core.compiling import announce
 

@@ -101,6 +101,7 @@ def values(exp: Experiment, records: Mapping[tuple[int, int], RowExact] | None =
                 "mean_net": nan if value is None else clean(value.mean_net),
                 "mean_net_fraction": number(fractions.get("mean_net"))
                 if value is not None and "mean_net" in fractions else "",
+                "sd_net": nan if value is None or value.sd_net is None else value.sd_net,
                 "note": note or "",
             }
             row["edge"] = row[key] if not note or not note.startswith("not offered") else nan

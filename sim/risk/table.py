@@ -170,11 +170,38 @@ def measure(game_name: str, variant: str, strategy_name: str, progression: Progr
     """Exact (where there is a round's exact ``law``, or the chain that drives the rounds),
     diffusion (with the exact long-run mean and SD where known) and the Monte Carlo
     sessions ``mc`` for one (variant, strategy)."""
+    mu, sigma = (law.mean, law.sd) if law is not None else (mc.round_mean, mc.round_sd)
+    model = model_risk(game_name, variant, strategy_name, progression, spec, law, mu, sigma)
+    rows = model.rows
+    rows.append(_base(game_name, variant, strategy_name, "mc", spec, progression)
+                | _mc_row(mc, model.session, spec) | {"moments": "mc"})
+    curve_mc = np.array([mc.ruin_at(float(b)) for b in model.bankrolls])
+    return RiskResult(variant, strategy_name, spec, law, model.session, mc, (mu, sigma), rows,
+                      model.bankrolls, model.curve_exact, model.curve_diffusion, curve_mc)
+
+
+@dataclass
+class ModelRisk:
+    """The risk of a session without Monte Carlo sessions: the exact rows and curve where
+    there is an exact law, and the diffusion's from the moments given."""
+
+    session: SessionLaw | None
+    rows: list[dict[str, Any]]
+    bankrolls: np.ndarray
+    curve_exact: np.ndarray | None
+    curve_diffusion: np.ndarray
+
+
+def model_risk(game_name: str, variant: str, strategy_name: str, progression: ProgressionSpec,
+               spec: SessionSpec, law: RoundLaw | ChainLaw | None, mu: float, sigma: float
+               ) -> ModelRisk:
+    """The exact (where there is a round's exact ``law``, or the chain that drives the
+    rounds) and diffusion rows of the risk table and their ruin-against-bankroll curves; the
+    diffusion uses ``mu`` and ``sigma`` per round (the law's own where there is one)."""
     dp = programmes(law) if law is not None else None
     session = (dp.session_law(law, spec.bankroll, spec.rounds, spec.stop_win,
                               spec.stop_loss, spec.checkpoint_rounds)
                if dp is not None else None)
-    mu, sigma = (law.mean, law.sd) if law is not None else (mc.round_mean, mc.round_sd)
     rows = []
     if law is not None and session is not None:
         rows.append(_base(game_name, variant, strategy_name, "exact", spec, progression)
@@ -182,8 +209,6 @@ def measure(game_name: str, variant: str, strategy_name: str, progression: Progr
     rows.append(_base(game_name, variant, strategy_name, "diffusion", spec, progression)
                 | _diffusion_row(mu, sigma, spec)
                 | {"moments": "exact" if law is not None else "mc"})
-    rows.append(_base(game_name, variant, strategy_name, "mc", spec, progression)
-                | _mc_row(mc, session, spec) | {"moments": "mc"})
     bankrolls = np.array(spec.chart_bankrolls)
     curve_exact = None
     if dp is not None:
@@ -196,9 +221,7 @@ def measure(game_name: str, variant: str, strategy_name: str, progression: Progr
                                                     spec.stop_win, spec.stop_loss)
                                     for b in bankrolls])
     curve_diffusion = diffusion.ruin_curve(mu, sigma, bankrolls, spec.rounds, spec.stop_win)
-    curve_mc = np.array([mc.ruin_at(float(b)) for b in bankrolls])
-    return RiskResult(variant, strategy_name, spec, law, session, mc, (mu, sigma), rows,
-                      bankrolls, curve_exact, curve_diffusion, curve_mc)
+    return ModelRisk(session, rows, bankrolls, curve_exact, curve_diffusion)
 
 
 def ci95(p: np.ndarray, n: int) -> np.ndarray:
