@@ -33,6 +33,7 @@ from typing import Any
 import pandas as pd
 
 from sim.core.errors import InputError
+from sim.core.timing import Phases
 from sim.engine import experiment as experiment_module
 from sim.engine.experiment import Experiment
 from sim.engine.runner import RunResult
@@ -111,12 +112,19 @@ class Result:
 
     @cached_property
     def figures(self) -> dict[str, Any]:
-        """Every chart of the run as a matplotlib Figure, by file name."""
+        """Every chart of the run as a matplotlib Figure, by file name (the bankroll's too,
+        with a ``[session]`` table)."""
         from sim.outputs import report
 
         conv = report.convergence(self.run, self.frame)
-        return {name: figure for name, _caption, figure in
-                report.run_charts(self.run, self.frame, conv, report.outcomes(self.run))}
+        drawn = report.run_charts(self.run, self.frame, conv, report.outcomes(self.run))
+        figures = {name: figure for name, _caption, figure in drawn}
+        if self.experiment.session is not None:
+            from sim.outputs import risk_report
+
+            figures.update((name, figure) for name, _caption, figure in
+                           risk_report.figures(risk_report.measure_all(self.run)))
+        return figures
 
     def to_html(self) -> str:
         """The run's page (what ``report.html`` holds), rendered afresh."""
@@ -152,32 +160,78 @@ def _result(run: RunResult, out_dir: Path, frame: pd.DataFrame | None = None) ->
     return Result(run, out_dir, frame, manifest, {"paired": paired} if len(paired) else {})
 
 
+def out_dir_of(exp: Experiment, out: str | Path | None = None) -> Path:
+    """Where a run of ``exp`` writes: ``out``, or ``reports/<experiment name>``."""
+    return Path(out) if out is not None else Path("reports") / exp.name
+
+
+def play(exp: Experiment, out: str | Path | None = None, *, jobs: int = 1,
+         resume: bool = False, force: bool = False, backend: str = "loky",
+         scheduler: str | None = None, progress: bool | None = False,
+         phases: Phases | None = None) -> RunResult:
+    """Every job of a run (each row's exact record, its rounds and, with a ``[session]``
+    table, its sessions), checkpointed in ``out``'s ``chunks/``: the numbers, no output
+    file yet (:func:`write`). ``resume`` finishes an interrupted run, ``force`` starts one over;
+    ``phases`` is told the time of session play.
+
+    Raises:
+        sim.core.errors.InputError: a backend, scheduler or folder that cannot be used,
+            refused before anything is written.
+        KeyboardInterrupt: Ctrl-C (the finished chunks stay for ``resume``).
+    """
+    from sim.engine import runner
+
+    return runner.run(exp, out_dir_of(exp, out), jobs=jobs, resume=resume, backend=backend,
+                      scheduler=scheduler, progress=progress, force=force, phases=phases)
+
+
+def write(run: RunResult, out: str | Path | None = None, *, seconds: float = 0.0,
+          jobs: int = 1, charts: bool = True) -> Result:
+    """Every output file of a played run (report, summary, comparisons, charts, page, risk
+    files, manifest) into ``out``, from its results alone."""
+    from sim.outputs import report
+
+    out_dir = out_dir_of(run.experiment, out)
+    frame = report.write_all(run, out_dir, seconds, jobs, charts=charts)
+    return _result(run, out_dir, frame)
+
+
 def run(source: ExperimentSource, overrides: Sequence[str] = (), *, rounds: int | None = None,
         seed: int | None = None, jobs: int = 1, out: str | Path | None = None,
-        resume: bool = False, backend: str = "loky", scheduler: str | None = None,
-        progress: bool = False, charts: bool = True, max_rows: int | None = None) -> Result:
-    """Run an experiment as ``houseedge run`` does and write its files (report.csv,
-    report.html, charts, manifest) into ``out`` (default: ``reports/<name>``).
+        resume: bool = False, force: bool = False, backend: str = "loky",
+        scheduler: str | None = None, progress: bool = False, charts: bool = True,
+        max_rows: int | None = None) -> Result:
+    """Run an experiment as ``houseedge run`` does (:func:`load`, :func:`play`,
+    :func:`write`) and write its files (report.csv, report.html, charts, manifest) into
+    ``out`` (default: ``reports/<name>``).
 
     ``rounds`` and ``seed`` are overrides like ``--rounds`` and ``--seed``; ``charts=False``
     is ``--no-charts``; ``max_rows`` is ``--max-rows`` (see :func:`load`).
     """
-    from sim.engine import runner
-    from sim.outputs import report
-
     overrides = list(overrides)
     if rounds is not None:
         overrides.append(f"rounds={rounds}")
     if seed is not None:
         overrides.append(f"seed={seed}")
     exp = load(source, overrides, max_rows=max_rows)
-    out_dir = Path(out) if out is not None else Path("reports") / exp.name
     started = time.perf_counter()
-    result = runner.run(exp, out_dir, jobs=jobs, resume=resume, backend=backend,
-                        scheduler=scheduler, progress=progress)
-    frame = report.write_all(result, out_dir, time.perf_counter() - started, jobs,
-                             charts=charts)
-    return _result(result, out_dir, frame)
+    played = play(exp, out, jobs=jobs, resume=resume, force=force, backend=backend,
+                  scheduler=scheduler, progress=progress)
+    return write(played, out, seconds=time.perf_counter() - started, jobs=jobs, charts=charts)
+
+
+def rebuild(folder: str | Path, charts: bool | None = None) -> Result:
+    """Every output of a finished run written again from its saved results, byte for byte
+    (``houseedge report DIR``); ``charts`` True or False draws the charts or not, where the
+    run did otherwise."""
+    from sim.engine import rundir
+    from sim.outputs import report
+
+    run, info = rundir.load(folder)
+    if charts is not None:
+        info = {**info, "charts": charts}
+    frame = report.write_outputs(run, Path(folder), info)
+    return _result(run, Path(folder), frame)
 
 
 def open_run(folder: str | Path) -> Result:

@@ -7,7 +7,6 @@ Bad input of any kind is one line on stderr and exit code 2, before anything is 
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import os
 import sys
@@ -152,6 +151,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from sim.engine import workers
 
         workers.start(args.jobs)  # they import while this process does (see sim.engine.workers)
+    from sim import api
     from sim.engine import checkpoints, experiment, runner
     from sim.outputs import report
 
@@ -167,19 +167,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     exp = experiment.load(args.file, overrides, rounds=_rounds(args.rounds),
                           on_game=warm.start if args.scheduler is None else None)
-    out_dir = Path(args.out) if args.out else Path("reports") / exp.name
+    out_dir = api.out_dir_of(exp, args.out)
     folder = out_dir / checkpoints.CHUNK_DIR
     phases = Phases()
     result = None
     try:
         with phases.phase(ROUNDS):
-            result = runner.run(exp, out_dir, jobs=args.jobs, resume=args.resume,
-                                backend=args.backend, scheduler=args.scheduler,
-                                progress=False if args.quiet else None, force=args.force,
-                                phases=phases)
+            result = api.play(exp, out_dir, jobs=args.jobs, resume=args.resume,
+                              force=args.force, backend=args.backend,
+                              scheduler=args.scheduler,
+                              progress=False if args.quiet else None, phases=phases)
         with phases.phase(OUTPUTS):
-            frame = report.write_all(result, out_dir, phases.get(ROUNDS), args.jobs,
-                                     charts=args.charts)
+            frame = api.write(result, out_dir, seconds=phases.get(ROUNDS), jobs=args.jobs,
+                              charts=args.charts).frame
     except KeyboardInterrupt as exc:
         total = checkpoints.total_chunks(exp)
         if isinstance(exc, runner.Interrupted):
@@ -257,11 +257,11 @@ def _file_keys(args: argparse.Namespace, *keys: str) -> list[str]:
 
 
 def _cmd_exact(args: argparse.Namespace) -> int:
+    from sim import api
     from sim.core.files import writable_folder
-    from sim.engine import experiment
     from sim.outputs import exact_report
 
-    exp = experiment.load(args.file, [*args.overrides, *_file_keys(args, "max_rows")])
+    exp = api.load(args.file, [*args.overrides, *_file_keys(args, "max_rows")])
     out = writable_folder(Path(args.out), "--out") if args.out else None
     for line in exact_report.lines(exp, out):
         print(line)
@@ -269,36 +269,24 @@ def _cmd_exact(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from sim.engine import rundir
-    from sim.outputs import report
+    from sim import api
 
-    result, info = rundir.load(args.folder)
-    if args.charts is not None:
-        info = {**info, "charts": args.charts}
-    frame = report.write_outputs(result, Path(args.folder), info)
-    print(_short_table(frame))
-    charts = "charts " if info.get("charts", True) else "no charts "
+    rebuilt = api.rebuild(args.folder, args.charts)
+    print(_short_table(rebuilt.frame))
+    charts = "charts " if rebuilt.manifest.get("charts", True) else "no charts "
     print(f"\nrebuilt from {Path(args.folder) / 'chunks'}: report, summary, manifest, {charts}"
           f"and report.html in {args.folder}/")
     return 0
 
 
 def _cmd_charts(args: argparse.Namespace) -> int:
-    from sim.engine import rundir
+    from sim import api
     from sim.outputs import charts, report
 
-    result, _ = rundir.load(args.folder)
+    opened = api.open_run(args.folder)
     out = Path(args.out) if args.out else Path(args.folder)
-    frame = report.build(result)
-    footer = report.chart_footer(result)
-    drawn = report.run_charts(result, frame, report.convergence(result, frame),
-                              report.outcomes(result))
-    if result.experiment.session is not None:  # the bankroll's, from the saved sessions
-        from sim.outputs import risk_report
-
-        drawn = itertools.chain(drawn, risk_report.figures(
-            risk_report.measure_all(result)))
-    for name, _caption, figure in drawn:
+    footer = report.chart_footer(opened.run)
+    for name, figure in opened.figures.items():
         path = out / f"{name.rsplit('.', 1)[0]}.{args.format}"
         charts.save(figure, path, footer=footer)
         print(path)
