@@ -198,6 +198,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         import pandas as pd
 
         print("\n" + report.comparison_terminal(pd.read_csv(out_dir / "comparisons.csv")))
+    lent = report.lent_table(frame)
+    if not lent.empty:  # rows without an exact value, lent precision by exact rows
+        print("\n" + report.LENT_WORDS + "\n" + lent.to_string(index=False))
     from sim import games
 
     for line in games.presentation(exp.game).run_lines(frame):

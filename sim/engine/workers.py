@@ -1,17 +1,12 @@
 """Local worker processes, started while the command does its own start.
 
-A loky worker is a fresh interpreter: before its first chunk it imports the engine (numpy,
-pandas, numba, the game registry), about 0.8 s of CPU on the machine the speed figures come
-from. Started when the chunks are ready, every worker does that while the parent waits, and
-a two-core run of 10^8 faro deals (about 6 s of work per core) loses a tenth of its time to
-it. :func:`start` launches the workers from a background thread as soon as the command line
-is read, so that they import while the parent imports and reads the experiment (work that a
-one-job run does too); :func:`ready` waits for them where the runner needs them, and starts
-them there when nothing started them early (the Python API, other backends).
-
-Only this module's small imports are paid before the workers are asked for; a worker's
-imports happen in :func:`_boot`; what is left for a worker's first chunk is its game's own
-modules and compiled kernel (0.02 s for faro).
+A loky worker is a fresh interpreter that imports the engine before its first chunk; started
+only when the chunks are ready, every worker would do that while the parent waits. :func:`start`
+launches them from a background thread as soon as the command line is read, so that they
+import while the parent imports and reads the experiment; :func:`ready` waits for them where
+the runner needs them, and starts them there when nothing started them early (the Python API,
+other backends). A worker's imports happen in :func:`_boot`. What this saves, measured:
+``docs/performance.md``.
 """
 
 from __future__ import annotations

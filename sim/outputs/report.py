@@ -26,7 +26,7 @@ from sim import games
 from sim.core.estimate import HEADLINE_COLUMNS, STAKES, Estimate, Measure, estimate_of, headline
 from sim.core.files import recording, write_atomic
 from sim.core.stats import Z95, Stats
-from sim.engine import compare
+from sim.engine import compare, control
 from sim.engine.checkpoints import trace_point
 from sim.engine.run_folder import MANIFEST
 from sim.engine.runner import RunResult
@@ -117,6 +117,9 @@ def build(result: RunResult) -> pd.DataFrame:
             row["note"] = "; ".join(n for n in (row["note"], *shows.notes(stats)) if n)
             rows.append(row)
     frame = pd.DataFrame(rows)
+    lent = control.columns(result, frame)
+    if lent is not None:  # rows with no exact value, lent precision by exact rows
+        frame = pd.concat([frame, lent], axis=1)
     core = CORE_COLUMNS if measure.kind == STAKES else POINTS_COLUMNS
     swept = compare.grid_columns(exp)  # one column per swept parameter, beside the names
     first = core[:3] + swept + core[3:]
@@ -392,6 +395,31 @@ def _other_basis(paired: pd.DataFrame) -> tuple[str, str] | None:
     return (label, suffix) if differs.any() else None
 
 
+def lent_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows lent precision by exact rows on the same cards (control variates), as the
+    terminal and the page show them: the raw estimate, the estimate with the controls, both
+    errors, the controls and the variance reduction; empty where no row was lent any."""
+    if "edge_cv" not in frame:
+        return pd.DataFrame()
+    rows = frame[frame["edge_cv"].notna()]
+    text = value_text(measure_of(frame), 3)
+    return pd.DataFrame({
+        "row": [f"{r.variant} / {r.strategy}" for r in rows.itertuples()],
+        "estimate": [text(v) for v in rows["edge"]],
+        "± SE": [text(v) for v in rows["edge_stderr"]],
+        "with controls": [text(v) for v in rows["edge_cv"]],
+        "± SE (controls)": [text(v) for v in rows["edge_cv_stderr"]],
+        "95% CI": [f"{text(lo)} to {text(hi)}" for lo, hi in
+                   zip(rows["edge_cv_ci95_low"], rows["edge_cv_ci95_high"])],
+        "variance reduction": [f"{v:.1f}" for v in rows["cv_variance_reduction"]],
+        "controls (exact, same cards)": list(rows["cv_controls"])})
+
+
+LENT_WORDS = ("Rows without an exact value, estimated with the exact rows on the same cards as "
+              "control variates (the regression of the row's chunk totals on the controls', "
+              "Student's t on the degrees of freedom left; edge_cv* in report.csv):")
+
+
 def comparison_section(paired: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
     """The page's section of paired comparisons (none for a one-row run): each row minus its
     baseline in points of %, as the terminal shows it (comparisons.csv has the raw figures),
@@ -597,7 +625,7 @@ def run_charts(result: RunResult, frame: pd.DataFrame, conv: pd.DataFrame, dist:
                    f"{variant}: {name.replace('-', ' ').replace('_', ' ')} (exact).", figure)
 
 
-TEXT_COLUMNS = ("note", "stderr_source", "exact_note")
+TEXT_COLUMNS = ("note", "stderr_source", "exact_note", "cv_controls")
 
 
 def for_files(frame: pd.DataFrame) -> pd.DataFrame:
@@ -673,6 +701,9 @@ def write_outputs(result: RunResult, out_dir: Path, run_info: Mapping[str, Any]
             svgs.append((name, caption, charts.figure_bytes(figure, "svg")))
         write_atomic(out_dir / "summary.md", summary(result, frame, seconds, paired))
         sections = comparison_section(paired)
+        lent = lent_table(frame)
+        if not lent.empty:
+            sections["Precision lent by exact rows"] = {LENT_WORDS: lent}
         if result.experiment.session is not None:  # bankroll and risk: risk.csv, risk_*.png
             from sim.outputs.risk_report import write_risk
 

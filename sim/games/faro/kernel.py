@@ -7,37 +7,10 @@ play, corner bets, high card and calling the turn, under any progression of
 :mod:`sim.core.progression`. The kernel plays the same rules as :mod:`sim.games.faro.deal` and tests
 compare the two deal by deal.
 
-What each choice costs, measured on the bench line (13 flat rank bets, whole deal), in M deals
-per second of CPU time on one core, beside a C program (gcc -O3 -march=native) doing the same
-work (the same shuffle from the same xoshiro256** stream, the same stake table, the same
-statistics; at the same seed it gives the same sums, histogram, counters and final generator
-state), 8.4 M/s in the same run:
-
-- One loop for every table, calling ``_play_deal`` (19 arguments) and the shuffle out of line
-  each deal, with the fast path's counters and sums sharing it with the general path: 3.95
-  M/s (0.47 of C). Compiling ``_play_deal`` without reference counts changed nothing (3.86):
-  the cost was the call and the state it keeps in memory.
-- Flat single-rank tables in a loop of their own (:func:`_simulate_fast`), with the shuffle,
-  the turn and the statistics inline and everything in locals: 7.4 M/s (0.88 of C).
-- Within it, the ranks as unsigned bytes: 7.4 against 6.1 M/s with signed ones (numba adds a
-  negative-index fix-up to every signed index).
-- The shuffle called out of line instead (``shuffle_in_place``, its state stored and reloaded
-  each deal): 2% slower.
-- The high-card, calling-the-turn and void-turn tests inside the turn loop, false on this
-  line: a second measurement, in one run beside the numpy baseline at 1.75-1.85 M packs/s
-  (load 2.7-3.5 on two cores): 6.83 M/s, 3.7-3.9x the baseline. The shuffle alone takes 74-75
-  ns of the deal's 146.
-- A loop of its own for the turns when there is no high-card or calling-the-turn stake and no
-  void last turn (every flat rank bet), adding the same amounts in the same order: 7.6 M/s.
-- In that loop the stake table's index computed in unsigned arithmetic (``np.uint64`` of the
-  rank and of the count): 8.0 M/s, 125 ns a deal, 4.2-4.5x the baseline (C's 8.4 M/s was
-  measured in the first run; the unsigned index without the loop of its own: 7.2 M/s).
-  The same cast in the general loop slows the plain one back to 7.55 M/s (the code LLVM lays
-  out for the two loops together), so the general loop keeps signed indices. Counts held as
-  unsigned integers: no change (8.0).
-- Tried and not kept: the sign of a coppered bet folded into a second stake table (7.3 M/s
-  against 7.6: two more loads per turn instead of two multiplies), and the split settled
-  without a branch, by selects (6.8 M/s: a split is rare, the branch is well predicted).
+Flat single-rank tables, the common case, have a loop of their own with the shuffle, the turn
+and the statistics inline, every value in a local and the stake table indexed in unsigned
+arithmetic; every other table takes the general loop. What each choice buys, with the
+figures: ``docs/performance.md``.
 """
 
 from __future__ import annotations
