@@ -19,6 +19,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -70,6 +71,40 @@ def register(
         return factory
 
     return decorate
+
+
+def configuration(game: str, name: str, adapter: type, description: str, *,
+                  counts_cards: bool = False, stochastic: bool = False,
+                  class_name: str | None = None, **settings: Any) -> type:
+    """Register ``adapter`` (a game's player, from its ``players.py``) given ``settings`` as
+    the built-in strategy ``name`` of ``game``, and return the class that is it.
+
+    Built-ins that differ only in what they hand their adapter are data, not a class each
+    written out: the class is a subclass of ``adapter`` described by ``description``, whose
+    constructor passes ``settings`` to the adapter's and takes the rest of its parameters
+    (and only those) from the user. It is called ``class_name``, by default ``name`` in
+    CamelCase (``"first-cards"``: ``FirstCards``), and belongs to the module that asks for
+    it, as a class written there would; that module binds it to that name
+    (``Longest = configuration(...)``), where pickle looks a strategy's class up.
+    """
+    class_name = class_name or "".join(
+        part.capitalize() for part in re.split(r"[^0-9A-Za-z]+", name))
+    adapter_init = adapter.__init__
+
+    def __init__(self: Any, **params: Any) -> None:
+        adapter_init(self, **settings, **params)
+
+    # What the user may give, by name (as the engine gives a strategy's params).
+    (own, *rest) = inspect.signature(adapter_init).parameters.values()
+    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [own] + [p if p.kind is p.VAR_KEYWORD else p.replace(kind=p.KEYWORD_ONLY)
+                 for p in rest if p.name not in settings])
+    __init__.__qualname__ = f"{class_name}.__init__"
+    module = sys._getframe(1).f_globals["__name__"]  # as collections.namedtuple finds it
+    cls = type(class_name, (adapter,), {"__doc__": description, "__init__": __init__,
+                                        "__module__": module, "__qualname__": class_name,
+                                        "name": name})
+    return register(game, name, counts_cards=counts_cards, stochastic=stochastic)(cls)
 
 
 def _load_builtins(game: str) -> None:

@@ -16,6 +16,7 @@ from sim.core.rng import kernel_state
 from sim.games.bridge import GAME, BridgeRules, Contract, Rubber, odds
 from sim.games.bridge.deal import contract_stats, survey_reference, survey_stats
 from sim.games.bridge.play import line_odds, line_wins
+from sim.games.bridge.report import REPORT
 from sim.games.bridge.scoring import (
     auction_honours,
     expected_score,
@@ -185,7 +186,7 @@ def test_survey_kernel_matches_the_exact_odds():
     stats = survey_stats(n, kernel_state(np.random.SeedSequence(11)))
     _, var = odds.mean_and_variance(odds.hcp_distribution())
     assert abs((stats.mean_net - 10) / math.sqrt(float(var) / n)) < 4
-    cols = GAME.extra_columns(stats)
+    cols = REPORT.columns(stats)
     zs = {k: v for k, v in cols.items() if k.startswith("z_")}
     assert len(zs) == 8 and all(abs(v) < 4 for v in zs.values()), zs
     c = stats.counters
@@ -203,7 +204,7 @@ def test_survey_reference_matches_the_exact_odds():
     n = 3000
     stats = survey_reference(n, np.random.default_rng(5))
     assert abs((stats.mean_net - 10) / math.sqrt(290 / 17 / n)) < 4
-    zs = {k: v for k, v in GAME.extra_columns(stats).items() if k.startswith("z_")}
+    zs = {k: v for k, v in REPORT.columns(stats).items() if k.startswith("z_")}
     assert all(abs(v) < 4 for v in zs.values()), zs
 
 
@@ -217,7 +218,7 @@ def test_contract_means_match_exact_on_both_paths(preset, strategy):
     assert abs((kernel.mean_net - exact.mean_net) / (exact.sd_net / math.sqrt(2e5))) < 4
     reference = GAME.simulate_reference(rules, strategy, flat, 2000, np.random.SeedSequence(3))
     assert abs((reference.mean_net - exact.mean_net) / (exact.sd_net / math.sqrt(2000))) < 4
-    p = float(line_odds(strategy.kernel_table(rules).line, rules.missing))
+    p = float(line_odds(strategy.as_table(rules).line, rules.missing))
     assert abs(z(kernel.counter_rate("line_wins"), p, 200_000)) < 4
 
 

@@ -8,11 +8,12 @@ from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.games.newmarket import GAME, NewmarketRules, NewmarketView, ReferenceRound, policy_suit
 from sim.games.newmarket.play import simulate_table
-from strategies.newmarket import Boodle, Longest, Lowest, Random, Shortest
+from sim.games.newmarket.report import REPORT
+from strategies.newmarket import BoodleSuit, LongestSuit, LowestSuit, Random, ShortestSuit
 
 
-@pytest.mark.parametrize("strategy", [Longest(), Shortest(), Boodle(), Lowest(),
-                                      Longest(seat0="boodle")])
+@pytest.mark.parametrize("strategy", [LongestSuit(), ShortestSuit(), BoodleSuit(), LowestSuit(),
+                                      LongestSuit(seat0="boodle")])
 @pytest.mark.parametrize("preset", ["four", "five", "kings-suit", "three"])
 def test_kernel_and_reference_agree_on_the_same_packs(strategy, preset):
     rules = GAME.presets[preset]
@@ -30,7 +31,7 @@ def test_kernel_and_reference_agree_on_the_same_packs(strategy, preset):
         for k, v in counters.items():
             totals[k] = totals.get(k, 0.0) + v
     used = int(totals["deals"])
-    kernel = simulate_table(rules, strategy.kernel_table(rules), rounds,
+    kernel = simulate_table(rules, strategy.as_table(rules), rounds,
                             kernel_state(np.random.SeedSequence(1)), orders[:used])
     assert kernel.sums["sum_net"] == nets[0] and kernel.sums["sum_initial"] == paid
     assert kernel.counters == totals
@@ -38,9 +39,9 @@ def test_kernel_and_reference_agree_on_the_same_packs(strategy, preset):
 
 def test_seats_sum_to_zero_and_stakes_are_counted():
     rules = NewmarketRules(players=5)
-    stats = GAME.simulate(rules, Boodle(seat0="shortest"), ProgressionSpec(), 20_000,
+    stats = GAME.simulate(rules, BoodleSuit(seat0="shortest"), ProgressionSpec(), 20_000,
                           np.random.SeedSequence(9))
-    cols = GAME.extra_columns(stats)
+    cols = REPORT.columns(stats)
     assert cols["seats_sum"] == 0
     assert abs(sum(cols[f"seat_{p}_net"] for p in range(5))) < 1e-9
     assert cols["seat_0_net"] == pytest.approx(stats.mean_net)

@@ -4,6 +4,7 @@ the reference deal on the same packs."""
 
 import itertools
 import math
+import pickle
 from fractions import Fraction
 from math import comb
 
@@ -15,6 +16,7 @@ from sim.core.rng import kernel_state
 from sim.games.piquet import GAME, PiquetRules, PiquetView, exact_odds, parse_card
 from sim.games.piquet.deal import play_reference, simulate_table
 from sim.games.piquet.hand import contest, evaluate, masks_of, unopposed
+from sim.games.piquet.report import REPORT
 from strategies.piquet import Cautious, Combinations, Lowest, Point
 
 
@@ -139,23 +141,48 @@ def test_kernel_and_reference_agree_on_the_same_packs(strategy, preset):
     rules = GAME.presets[preset]
     rng = np.random.default_rng(3)
     orders = np.array([rng.permutation(32) for _ in range(300)])
-    table = strategy.kernel_table(rules)
-    kernel = simulate_table(rules, table, len(orders), kernel_state(np.random.SeedSequence(1)),
-                            orders)
+    # the reference deals first: it counts sets from the rules, never from a table asked for
     total_net, totals = 0.0, {}
     for order in orders:
         net, counters = play_reference(order, rules, strategy, rng)
         total_net += net
         for k, v in counters.items():
             totals[k] = totals.get(k, 0.0) + v
+    kernel = simulate_table(rules, strategy.as_table(rules), len(orders),
+                            kernel_state(np.random.SeedSequence(1)), orders)
     assert kernel.sums["sum_net"] == total_net
     assert kernel.counters == totals
+
+
+@pytest.mark.parametrize("strategy", [Lowest(), Point(), Combinations(), Cautious(),
+                                      Combinations(younger={"younger_take": 2}, sets=10)])
+def test_asking_for_the_table_changes_nothing_on_the_strategy(strategy):
+    before = pickle.dumps(strategy)
+    tables = {preset: strategy.as_table(rules) for preset, rules in GAME.presets.items()}
+    assert pickle.dumps(strategy) == before
+    assert len(set(tables.values())) == 1  # the policies do not depend on the rules
+
+
+def test_sets_from_nine_change_what_a_policy_discards_on_the_reference_path():
+    # 9h 9d make a pair towards a trio only where sets count from the nine: the policy keeps
+    # both there, and under the texts' rules lays the nine of diamonds (in no run) away
+    hand = tuple(sorted(parse_card(c) for c in
+                        "9h 9d 7s 8c 10s Js Qc Kc Ad 8h 7d 10c".split()))
+    strategy = Combinations()
+    discards = {}
+    for preset in ("classic", "sets-from-nine"):
+        rules = GAME.presets[preset]
+        view = PiquetView(hand, "elder", rules.minimum_exchange, rules.elder_max, rules)
+        discards[preset] = set(strategy.decide(view, None))
+    nines = {parse_card("9h"), parse_card("9d")}
+    assert parse_card("9d") in discards["classic"]
+    assert not nines & discards["sets-from-nine"]
 
 
 def test_simulated_dealt_figures_match_exact():
     stats = GAME.simulate(PiquetRules(), Combinations(), ProgressionSpec(), 100_000,
                           np.random.SeedSequence(12))
-    cols = GAME.extra_columns(stats)
+    cols = REPORT.columns(stats)
     for name in ("z_dealt_score", "z_carte_blanche", "z_quatorze"):
         assert abs(cols[name]) < 4, (name, cols[name])
     assert cols["elder_took"] == 5 and cols["younger_took"] == 3

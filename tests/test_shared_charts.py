@@ -20,7 +20,7 @@ from sim.outputs.exact_charts import variant_exact_charts
 
 ROOT = Path(__file__).parents[1]
 KEYED = [name for name in games.names()
-         if games.get(name).exact_chart_keys(next(iter(games.get(name).presets.values())))]
+         if games.presentation(name).exact_chart_keys(next(iter(games.get(name).presets.values())))]
 
 
 def _variants(game_name: str) -> list[tuple[str, object]]:
@@ -45,16 +45,16 @@ def test_some_games_share_charts():
 
 @pytest.mark.parametrize("game_name", KEYED)
 def test_keys_name_every_chart_and_equal_keys_draw_the_same_chart(game_name):
-    game = games.get(game_name)
+    game, shown = games.get(game_name), games.presentation(game_name)
     groups: dict[tuple[str, object], list[str]] = defaultdict(list)
     rules_of = {}
     for label, rules in _variants(game_name):
         rules_of[label] = rules
-        for name, key in game.exact_chart_keys(rules).items():
+        for name, key in shown.exact_chart_keys(rules).items():
             groups[(name, key)].append(label)
     first = next(iter(game.presets.values()))
-    figures = game.exact_charts(first)
-    assert set(figures) == set(game.exact_chart_keys(first))
+    figures = shown.exact_charts(first)
+    assert set(figures) == set(shown.exact_chart_keys(first))
     for figure in figures.values():
         plt.close(figure)
     shared = []
@@ -69,7 +69,7 @@ def test_keys_name_every_chart_and_equal_keys_draw_the_same_chart(game_name):
     for name, pair in shared:
         svgs = set()
         for rules, _label in pair:
-            svgs.add(charts.figure_bytes(game.exact_charts(rules)[name], "svg"))
+            svgs.add(charts.figure_bytes(shown.exact_charts(rules)[name], "svg"))
             plt.close("all")
         assert len(svgs) == 1, f"{name}: {[label for _, label in pair]} share a key but draw " \
                                "differently"

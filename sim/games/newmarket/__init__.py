@@ -1,6 +1,7 @@
 """Newmarket: the game object the engine uses.
 
-Rules, views and policies: :mod:`.rules`; the reference round and the kernel: :mod:`.play`.
+Rules, views and policies: :mod:`.rules`; the reference round and the kernel: :mod:`.play`;
+the policies played as a strategy: :mod:`.players`; what the report shows of it: :mod:`.report`.
 
 **A round** runs from a clear layout to the end of the first deal that leaves the boodle cards
 without money (money left on a card carries to the next deal, as the text says), seat 0
@@ -21,9 +22,10 @@ import numpy as np
 from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
-from sim.games.base import BenchCase, Game
+from sim.games.base import Game
 from sim.games.newmarket.exact import unavailable_reason
 from sim.games.newmarket.play import ReferenceRound, simulate_table
+from sim.games.newmarket.players import policy_suit
 from sim.games.newmarket.rules import (
     POLICY_NAMES,
     PRESETS,
@@ -34,32 +36,6 @@ from sim.games.newmarket.rules import (
 
 __all__ = ["GAME", "POLICY_NAMES", "NewmarketGame", "NewmarketRules", "NewmarketTable",
            "NewmarketView", "ReferenceRound", "policy_suit", "simulate_table"]
-
-
-def policy_suit(policy: str, view: NewmarketView) -> int:
-    """The suit a named policy begins with (the kernel's ``choose_suit`` in plain Python):
-    ``longest``, ``shortest``, ``boodle`` (a suit holding a live boodle card, else the
-    longest) or ``lowest`` (the suit of the lowest card); ties go to the lower suit."""
-    def count(s: int) -> int:
-        return sum(c // 13 == s for c in view.hand)
-
-    def key(s: int) -> float:
-        if policy == "longest":
-            return count(s)
-        if policy == "shortest":
-            return -count(s)
-        if policy == "boodle":
-            live = any(b // 13 == s and b in view.hand for b in view.boodle_live)
-            return 100 * live + count(s)
-        return -min(c % 13 for c in view.hand if c // 13 == s)
-
-    if policy not in POLICY_NAMES:
-        raise ValueError(f"unknown policy {policy!r} (known: {', '.join(POLICY_NAMES)})")
-    best = None
-    for s in sorted(view.allowed):
-        if best is None or key(s) > key(best):
-            best = s
-    return best
 
 
 def _orders(rng: np.random.Generator):
@@ -74,7 +50,6 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
                    "for the suit of a new run, each seat's result")
     round_name = "round"
     presets = PRESETS
-    table_hook = "kernel_table"
 
     def simulate_table(self, rules: NewmarketRules, table: NewmarketTable,
                        progression: ProgressionSpec, rounds: int,
@@ -98,54 +73,6 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
         if progression.kind != FLAT:
             return super().exact_unavailable(rules, strategy, progression)
         return unavailable_reason(rules)  # whatever the strategy: the deal is the obstacle
-
-    def extra_columns(self, stats: Stats) -> dict[str, float]:
-        c = stats.counters
-        players = sum(1 for k in c if k.startswith("seat_"))
-        out = {"deals_per_round": stats.counter_rate("deals"),
-               "cards_per_deal": c.get("cards_played", 0.0) / c["deals"] if c.get("deals")
-               else np.nan,
-               "stops_per_deal": c.get("stops", 0.0) / c["deals"] if c.get("deals") else np.nan}
-        for p in range(players):
-            out[f"seat_{p}_net"] = stats.counter_rate(f"seat_{p}")
-        for p in range(players):
-            out[f"seat_{p}_kitty_share"] = (c.get(f"kitty_{p}", 0.0) / c["deals"]
-                                            if c.get("deals") else np.nan)
-        out["seats_sum"] = sum(c.get(f"seat_{p}", 0.0) for p in range(players))
-        return out
-
-    def extra_charts(self, stats, rules) -> dict[str, Any]:
-        """``seats.png``: each seat's mean result per round, by variant and strategy."""
-        from sim.core.plotting import panel_grid
-
-        fig, axes = panel_grid(None, len(rules), panel=(5.5, 3.4))
-        for ax, variant in zip(axes, rules):
-            rows = [(s, st) for (v, s), st in stats.items() if v == variant and st.rounds]
-            width = 0.8 / max(1, len(rows))
-            for i, (strategy, st) in enumerate(rows):
-                players = sum(1 for k in st.counters if k.startswith("seat_"))
-                means = [st.counter_rate(f"seat_{p}") for p in range(players)]
-                x = np.arange(players) + (i - (len(rows) - 1) / 2) * width
-                ax.bar(x, means, width=width, color=f"C{i}", label=strategy)
-            ax.axhline(0, color="grey", lw=0.8)
-            ax.set_xticks(range(rules[variant].players))
-            ax.set_xlabel("seat (seat 0 deals first)")
-            ax.set_ylabel("mean result per round, units")
-            ax.set_title(variant, fontsize="medium")
-            ax.grid(axis="y", alpha=0.3)
-            ax.legend(fontsize="x-small")
-        fig.suptitle("Newmarket: each seat's expected result (they sum to zero)")
-        return {"seats.png": fig}
-
-    def bench_cases(self) -> list[BenchCase]:
-        rules = NewmarketRules()
-        table = NewmarketTable((0,) * rules.players)
-        state = kernel_state(np.random.SeedSequence(1))
-
-        def kernel(n: int) -> object:
-            return simulate_table(rules, table, n, state)
-
-        return [BenchCase("rounds, four players, longest suit (kernel)", "rounds", kernel)]
 
 
 GAME = NewmarketGame()

@@ -215,13 +215,14 @@ def play_reference(order: np.ndarray, rules: PiquetRules, strategy: Any, rng) ->
     dealt = int(unopposed(em, sets_from))
     quatorze = any(all((int(em[s]) >> r) & 1 for s in range(4)) for r in range(sets_from, 8))
     low = rules.minimum_exchange
-    view = PiquetView(tuple(sorted(int(c) for c in elder)), "elder", low, rules.elder_max, eb)
+    view = PiquetView(tuple(sorted(int(c) for c in elder)), "elder", low, rules.elder_max, rules,
+                      eb)
     drop = _legal(decide(view, rng), view.hand, low, rules.elder_max, who)
     ke = len(drop)
     kept = [c for c in elder if c not in drop] + talon[:ke]
     room = min(TALON - ke, rules.younger_max)
     view = PiquetView(tuple(sorted(int(c) for c in younger)), "younger", min(low, room), room,
-                      eb)
+                      rules, eb)
     drop = _legal(decide(view, rng), view.hand, min(low, room), room, who)
     ky = len(drop)
     ykept = [c for c in younger if c not in drop] + talon[ke:ke + ky]
@@ -233,12 +234,14 @@ def play_reference(order: np.ndarray, rules: PiquetRules, strategy: Any, rng) ->
     return float(ep - yp), {k: float(v) for k, v in zip(COUNTERS, values)}
 
 
-def policy_discard(policy: ExchangePolicy, view: PiquetView, sets_from: int) -> list[int]:
-    """What an :class:`ExchangePolicy` discards in this view (the kernel's own rule)."""
+def policy_discard(policy: ExchangePolicy, view: PiquetView) -> list[int]:
+    """What an :class:`ExchangePolicy` discards in this view (the kernel's own rule, sets
+    counted from the rules' set rank)."""
     want = policy.elder_take if view.seat == "elder" else (policy.younger_take or view.high)
     take = max(view.low, min(want, view.high))
     return [int(c) for c in discard_of(np.array(view.hand, dtype=np.int64), take,
-                                       policy.point, policy.sequence, policy.sets, sets_from)]
+                                       policy.point, policy.sequence, policy.sets,
+                                       view.rules.set_rank)]
 
 
 __all__ = ["COUNTERS", "PiquetTable", "discard_of", "exchange_sizes", "play_reference",

@@ -70,13 +70,15 @@ class PiquetRules:
 @dataclass(frozen=True)
 class PiquetView:
     """What a player sees when he exchanges: his hand (card codes, sorted), his seat, how
-    many cards he may take (``low``..``high``), and whether carte blanche was declared by
-    elder (younger sees it before his exchange)."""
+    many cards he may take (``low``..``high``), the rules of the deal (from which rank sets
+    count, among others), and whether carte blanche was declared by elder (younger sees it
+    before his exchange)."""
 
     hand: tuple[int, ...]
     seat: str
     low: int
     high: int
+    rules: PiquetRules
     elder_blanche: bool = False
 
 
