@@ -16,7 +16,9 @@ rows of a target's group are merged in lockstep, chunk index by chunk index, so 
 at each chunk count sees the same merged chunks however the chunks were scheduled.
 
 Each row's exact record (:mod:`sim.engine.row_exact`: its exact value or why there is none,
-whether its bet is offered, its path) is kept as ``v0-s1-exact.json``.
+whether its bet is offered, its path) is kept as ``v0-s1-exact.json``; with a ``[session]``
+table, its risk model (the exact and diffusion rows and curves, :class:`sim.risk.table.ModelRisk`)
+as ``v0-s1-risk.npz``.
 
 A run with a ``[session]`` table also plays its sessions in chunks (:mod:`sim.engine.session_play`),
 kept the same way: per pair, ``v0-s1-sessions.json`` holds the histogram bins of the pair's
@@ -34,6 +36,7 @@ chunks are computed again.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections.abc import Iterator, Mapping
@@ -41,12 +44,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sim.core.errors import InputError
 from sim.core.files import write_atomic
 from sim.core.stats import SUM_FIELDS, BatchTotals, Stats
 from sim.engine.experiment import Experiment
 from sim.engine.row_exact import RowExact
 from sim.risk.montecarlo import Bins, SessionStats
+from sim.risk.table import ModelRisk
 
 CHUNK_DIR = "chunks"
 RUN_FILE = "run.json"
@@ -240,6 +246,7 @@ class CheckpointStore:
         self.sessions = ({p: SessionProgress() for p in pairs(experiment)}
                          if experiment.session is not None else {})
         self.exact: dict[tuple[int, int], RowExact] = {}
+        self.risk: dict[tuple[int, int], ModelRisk] = {}
         for pair in getattr(rule, "not_offered", ()):  # nothing to play for
             self.progress[pair].stopped = True
 
@@ -295,6 +302,10 @@ class CheckpointStore:
         return f"v{pair[0]}-s{pair[1]}-exact.json"
 
     @staticmethod
+    def _risk_name(pair: tuple[int, int]) -> str:
+        return f"v{pair[0]}-s{pair[1]}-risk.npz"
+
+    @staticmethod
     def _sessions_name(pair: tuple[int, int]) -> str:
         return f"v{pair[0]}-s{pair[1]}-sessions.json"
 
@@ -345,6 +356,18 @@ class CheckpointStore:
     def exact_todo(self) -> list[tuple[int, int]]:
         """The rows whose exact record is still to be made."""
         return [pair for pair in self.progress if pair not in self.exact]
+
+    def add_risk(self, pair: tuple[int, int], model: ModelRisk) -> None:
+        """Keep a row's risk model (exact and diffusion: plain arrays, no pickle)."""
+        self.risk[pair] = model
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **model.arrays())
+        write_atomic(self.folder / self._risk_name(pair), buffer.getvalue())
+
+    def risk_todo(self) -> list[tuple[int, int]]:
+        """The rows whose sessions are played and whose risk model is still to be made."""
+        return [pair for pair in self.sessions
+                if self.sessions_done(pair) and pair not in self.risk]
 
     def set_bins(self, pair: tuple[int, int], bins: Bins) -> None:
         """Fix the histogram bins of a pair's sessions, before its first session chunk."""
@@ -443,6 +466,7 @@ class CheckpointStore:
         for pair in self.progress:
             self._absorb(pair)
         notes += self._load_exact(repair)
+        notes += self._load_risk(repair)
         notes += self._load_sessions(repair)
         return notes
 
@@ -458,6 +482,24 @@ class CheckpointStore:
             except (CorruptCheckpoint, KeyError, TypeError, ValueError) as exc:
                 error = exc if isinstance(exc, CorruptCheckpoint) else CorruptCheckpoint(
                     path, f"not an exact record: {type(exc).__name__}: {exc}")
+                if not repair:
+                    raise error from None
+                path.unlink(missing_ok=True)
+                notes.append(f"{error}; it is made again")
+        return notes
+
+    def _load_risk(self, repair: bool) -> list[str]:
+        """Read each row's risk model (an unreadable one is made again when repairing)."""
+        notes = []
+        for pair in self.sessions:
+            path = self.folder / self._risk_name(pair)
+            if not path.exists():
+                continue
+            try:
+                with np.load(path, allow_pickle=False) as data:
+                    self.risk[pair] = ModelRisk.from_arrays(data)
+            except (OSError, KeyError, TypeError, ValueError) as exc:
+                error = CorruptCheckpoint(path, f"not a risk model: {type(exc).__name__}")
                 if not repair:
                     raise error from None
                 path.unlink(missing_ok=True)
@@ -612,7 +654,8 @@ class CheckpointStore:
     def finished(self) -> bool:
         return (all(self.done(pair) and not p.ahead for pair, p in self.progress.items())
                 and all(self.sessions_done(pair) for pair in self.sessions)
-                and not self.exact_todo())
+                and not self.exact_todo() and not self.risk_todo()
+                and len(self.risk) == len(self.sessions))
 
 
 def _prefix_rounds(experiment: Experiment, pair: tuple[int, int], chunks: int) -> int:

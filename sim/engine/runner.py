@@ -2,7 +2,9 @@
 
 Every (variant, strategy) pair is cut into chunks of the experiment's fixed size; with a
 ``[session]`` table its sessions too (:mod:`sim.engine.session_play`), played after the rounds
-on the same backend and kept the same way. A chunk is
+on the same backend and kept the same way, and then each row's risk model (the exact
+programmes over the bankroll, the diffusion). Each row's exact record comes first
+(:mod:`sim.engine.row_exact`). A chunk is
 played from its own streams (:func:`sim.core.rng.chunk_streams`), returns statistics (never rounds),
 and is kept in ``<out>/chunks/`` (:mod:`sim.engine.checkpoints`) the moment it finishes. The results
 are merged in chunk order, so the numbers do not depend on the number of jobs, the backend, or
@@ -40,6 +42,7 @@ from sim.engine.row_exact import RowExact, row_exact
 from sim.engine.run_folder import open_run
 from sim.risk.montecarlo import Bins, SessionStats
 from sim.risk.spec import SessionSpec
+from sim.risk.table import ModelRisk, session_model
 
 BACKENDS = ("loky", "threading", "dask")
 SCHEDULER_TIMEOUT_SECONDS = 6  # with start-up, the refusal comes within 10 s
@@ -62,6 +65,7 @@ class RunResult:
     resumed_rounds: int = 0  # of the rounds, how many this command read from saved chunks
     sessions: dict[tuple[int, int], SessionStats] = field(default_factory=dict)
     exact: dict[tuple[int, int], RowExact] = field(default_factory=dict)
+    risk: dict[tuple[int, int], ModelRisk] = field(default_factory=dict)
 
     def merged(self, variant: int, strategy: int) -> Stats:
         return self.stats[(variant, strategy)]
@@ -76,7 +80,8 @@ class RunResult:
                    dict(execution or {}),
                    {pair: p.totals for pair, p in store.progress.items()},
                    {pair: p.stopped for pair, p in store.progress.items()},
-                   sessions=store.session_stats(), exact=dict(store.exact))
+                   sessions=store.session_stats(), exact=dict(store.exact),
+                   risk=dict(store.risk))
 
 
 _BUILT: dict[str, Any] = {}
@@ -113,6 +118,15 @@ def run_exact(game_name: str, rules: Any, spec: StrategySpec, with_law: bool,
     record = row_exact(games.get(game_name), rules, _strategy(game_name, spec, files),
                        spec.progression, with_law)
     return pair, record.to_json()
+
+
+def run_risk(game_name: str, variant: str, spec: StrategySpec, session: SessionSpec,
+             record: RowExact, mc: SessionStats, pair: tuple[int, int]
+             ) -> tuple[tuple[int, int], ModelRisk]:
+    """Make one row's risk model (in a worker): the exact programmes over the bankroll from
+    its exact law, and the diffusion, once its sessions are played."""
+    return pair, session_model(game_name, variant, spec.name, spec.progression, session,
+                               record.session_law(), mc)
 
 
 def run_session_chunk(game_name: str, rules: Any, spec: StrategySpec, session: SessionSpec,
@@ -321,6 +335,12 @@ def run(experiment: Experiment, out_dir: Path, jobs: int = 1, resume: bool = Fal
                     _collect(parallel, _session_calls(experiment, store, files),
                              store.add_sessions, bar, store,
                              lambda c: c.sessions * session.rounds)
+                    sessions = store.session_stats()
+                    risk_calls = (delayed(run_risk)(
+                        experiment.game, experiment.variants[pair[0]].name,
+                        experiment.strategies[pair[1]], session, store.exact[pair],
+                        sessions[pair], pair) for pair in store.risk_todo())
+                    _collect(parallel, risk_calls, store.add_risk, bar, store, lambda _: 0)
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
     result = RunResult.from_store(store, execution)
     result.resumed_rounds = done_rounds

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sim.core.files import write_atomic
 from sim.engine.runner import RunResult
-from sim.risk.table import RiskResult, measure
+from sim.risk.table import RiskResult, with_sessions
 
 HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_ruin_vs_exact",
             "p_ruin_long_run", "p_ahead", "mean_result", "q5", "q50", "q95",
@@ -23,16 +23,14 @@ HEADLINE = ["variant", "strategy", "method", "p_ruin", "stderr_p_ruin", "z_p_rui
 
 
 def measure_all(result: RunResult) -> list[RiskResult]:
-    """Exact, diffusion and the run's Monte Carlo sessions for every row of a run: from the
-    exact law of a round its records hold and the sessions it played."""
+    """Exact, diffusion and Monte Carlo for every row of a run: its risk models and the
+    sessions it played, side by side (nothing is computed here but the sessions' own
+    figures against the models')."""
     exp = result.experiment
-    results = []
-    for vi, variant in enumerate(exp.variants):
-        for si, spec in enumerate(exp.strategies):
-            law = result.exact[(vi, si)].session_law()
-            results.append(measure(exp.game, variant.name, spec.name, spec.progression,
-                                   exp.session, law, result.sessions[(vi, si)]))
-    return results
+    return [with_sessions(result.risk[(vi, si)], exp.game, variant.name, spec.name,
+                          spec.progression, exp.session, result.sessions[(vi, si)])
+            for vi, variant in enumerate(exp.variants)
+            for si, spec in enumerate(exp.strategies)]
 
 
 def frame_of(results: list[RiskResult]) -> pd.DataFrame:

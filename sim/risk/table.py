@@ -16,7 +16,9 @@ best stake is none).
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,26 +172,88 @@ def measure(game_name: str, variant: str, strategy_name: str, progression: Progr
     """Exact (where there is a round's exact ``law``, or the chain that drives the rounds),
     diffusion (with the exact long-run mean and SD where known) and the Monte Carlo
     sessions ``mc`` for one (variant, strategy)."""
+    return with_sessions(session_model(game_name, variant, strategy_name, progression, spec,
+                                       law, mc), game_name, variant, strategy_name,
+                         progression, spec, mc)
+
+
+def session_model(game_name: str, variant: str, strategy_name: str,
+                  progression: ProgressionSpec, spec: SessionSpec,
+                  law: RoundLaw | ChainLaw | None, mc: SessionStats) -> ModelRisk:
+    """The exact and diffusion part of a row's risk: from the law's own moments where there
+    is an exact law, else from the Monte Carlo sessions' (a job of the runner once the
+    sessions are played)."""
     mu, sigma = (law.mean, law.sd) if law is not None else (mc.round_mean, mc.round_sd)
-    model = model_risk(game_name, variant, strategy_name, progression, spec, law, mu, sigma)
-    rows = model.rows
+    return model_risk(game_name, variant, strategy_name, progression, spec, law, mu, sigma)
+
+
+def with_sessions(model: ModelRisk, game_name: str, variant: str, strategy_name: str,
+                  progression: ProgressionSpec, spec: SessionSpec, mc: SessionStats
+                  ) -> RiskResult:
+    """A row's risk whole: the model's rows and curves with the Monte Carlo sessions' beside
+    them (their z against the model's exact session law)."""
+    rows = [dict(row) for row in model.rows]
     rows.append(_base(game_name, variant, strategy_name, "mc", spec, progression)
                 | _mc_row(mc, model.session, spec) | {"moments": "mc"})
     curve_mc = np.array([mc.ruin_at(float(b)) for b in model.bankrolls])
-    return RiskResult(variant, strategy_name, spec, law, model.session, mc, (mu, sigma), rows,
-                      model.bankrolls, model.curve_exact, model.curve_diffusion, curve_mc)
+    return RiskResult(variant, strategy_name, spec, None, model.session, mc, model.moments,
+                      rows, model.bankrolls, model.curve_exact, model.curve_diffusion,
+                      curve_mc)
 
 
 @dataclass
 class ModelRisk:
     """The risk of a session without Monte Carlo sessions: the exact rows and curve where
-    there is an exact law, and the diffusion's from the moments given."""
+    there is an exact law, and the diffusion's from the moments given (``moments``: the
+    mean and SD per round it used)."""
 
     session: SessionLaw | None
     rows: list[dict[str, Any]]
     bankrolls: np.ndarray
     curve_exact: np.ndarray | None
     curve_diffusion: np.ndarray
+    moments: tuple[float, float] = (math.nan, math.nan)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Plain arrays (an NPZ file's), the rows as JSON text: no object is pickled."""
+        out = {"rows": np.array(json.dumps(self.rows, allow_nan=True)),
+               "bankrolls": self.bankrolls, "curve_diffusion": self.curve_diffusion,
+               "moments": np.array(self.moments, dtype=np.float64)}
+        if self.curve_exact is not None:
+            out["curve_exact"] = self.curve_exact
+        if self.session is not None:
+            s = self.session
+            out.update({"session_step": np.array(s.step), "session_low": np.array(s.low),
+                        "session_probs": s.probs, "session_reasons": s.reasons,
+                        "session_checkpoints": np.array(s.checkpoints, dtype=np.int64),
+                        "session_at_checkpoint": s.at_checkpoint,
+                        "session_ruin_by_round": s.ruin_by_round})
+        return out
+
+    @classmethod
+    def from_arrays(cls, data: Mapping[str, np.ndarray]) -> ModelRisk:
+        """The model :meth:`arrays` wrote.
+
+        Raises:
+            KeyError, ValueError: not such arrays.
+        """
+        session = None
+        if "session_probs" in data:
+            session = SessionLaw(float(data["session_step"]), int(data["session_low"]),
+                                 np.asarray(data["session_probs"], dtype=np.float64),
+                                 np.asarray(data["session_reasons"], dtype=np.float64),
+                                 tuple(int(c) for c in data["session_checkpoints"]),
+                                 np.asarray(data["session_at_checkpoint"], dtype=np.float64),
+                                 np.asarray(data["session_ruin_by_round"], dtype=np.float64))
+        rows = json.loads(str(data["rows"]))
+        if not isinstance(rows, list):
+            raise ValueError("risk rows: a list expected")
+        moments = tuple(float(x) for x in data["moments"])
+        return cls(session, rows, np.asarray(data["bankrolls"]),
+                   np.asarray(data["curve_exact"], dtype=np.float64)
+                   if "curve_exact" in data else None,
+                   np.asarray(data["curve_diffusion"], dtype=np.float64),
+                   (moments[0], moments[1]))
 
 
 def model_risk(game_name: str, variant: str, strategy_name: str, progression: ProgressionSpec,
@@ -221,7 +285,7 @@ def model_risk(game_name: str, variant: str, strategy_name: str, progression: Pr
                                                     spec.stop_win, spec.stop_loss)
                                     for b in bankrolls])
     curve_diffusion = diffusion.ruin_curve(mu, sigma, bankrolls, spec.rounds, spec.stop_win)
-    return ModelRisk(session, rows, bankrolls, curve_exact, curve_diffusion)
+    return ModelRisk(session, rows, bankrolls, curve_exact, curve_diffusion, (mu, sigma))
 
 
 def ci95(p: np.ndarray, n: int) -> np.ndarray:
