@@ -24,29 +24,9 @@ start of each such deal with one saved order (Brent's cycle detection: the saved
 replaced at each power of two deals) and, when it repeats, counts every deal from there as
 locked in a cycle (``cycle_locks``, ``cycle_locked_deals``).
 
-What each choice costs, measured on the bench line (heads-up, stick 16 / soft 18 splitting aces
-and eights against a banker standing on 17, one pack, no reshuffle), in M deals per second of
-CPU time on one core, beside a C program (gcc -O3 -march=native) doing the same work (the same
-tables, the same generator and bounded integers, the same statistics; at the same seed it gives
-the same outcomes, sums, counters and final generator state), 14.9 M/s in the same run:
-
-- The deal, the draw and the return of cards inlined at the numba IR level
-  (``inline="always"``) into two entry points, finite and infinite deck: 7.2 M/s, and 60 s of
-  compiling on an empty cache (numba re-types and re-lowers the inlined body at every call
-  site).
-- The same helpers as plain ``njit`` functions: 4.9 M/s. numba then compiles the draw out of
-  line, and every call takes a reference to each array argument and drops it again, with an
-  atomic instruction each time: ``perf`` put 66% of the time on those two instructions.
-- The helpers compiled without the reference-counting runtime (``_nrt=False``: they allocate
-  nothing): 9.2 M/s.
-- And marked ``forceinline`` (``alwaysinline`` for LLVM, which inlines them after numba has
-  compiled each once): 18.1 M/s, 1.22x the C program, and 3 s of compiling. This is the
-  kernel as it stands.
-- The infinite-deck flag is a run-time argument of the one entry point: one well-predicted
-  branch per card.
-- The hand being played is held in locals and stored back into the hand arrays when it ends;
-  at 6.4 M/s (wall clock, before the changes above) this made no measurable difference, and it
-  is kept because it makes the data flow of the hand plain.
+The deal's helpers (the draw, the return of cards) are compiled without the
+reference-counting runtime and marked ``forceinline``, so that LLVM inlines them into the one
+entry point; what that and the other choices buy, with the figures: ``docs/performance.md``.
 """
 
 from __future__ import annotations
