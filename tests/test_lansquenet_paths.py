@@ -27,6 +27,7 @@ from sim.games.lansquenet import (
 )
 from sim.games.lansquenet.coup import BANK, STAKES
 from sim.games.lansquenet.kernel import RECORD, counter_names, play_ordered_banks
+from sim.games.lansquenet.report import REPORT
 from strategies.betting import progression_spec
 from strategies.lansquenet import (
     AvoidRun,
@@ -270,7 +271,7 @@ def test_bad_experiment_files_fail_before_a_run(tmp_path):
 def test_per_seat_counters_sum_to_zero_on_the_kernel():
     rules = dataclasses.replace(PRESETS["one-pack"], pool=(0.6, 0.1, 0.1, 0.1, 0.1))
     stats = GAME.simulate(rules, Sharper(), FLAT, 20_000, np.random.SeedSequence(5))
-    columns = GAME.extra_columns(stats)
+    columns = REPORT.columns(stats)
     seats = [columns[f"seat_{s}_net"] for s in range(rules.seats)]
     assert sum(seats) == pytest.approx(0.0, abs=1e-9)
     assert columns["jumelle_freq"] > 0 and 0 < columns["pass_freq"] < 1
