@@ -297,5 +297,5 @@ def test_sessions_in_one_call_each_start_afresh(strategy, progression):
     record = np.zeros((30 * rules.seats, len(RECORD)))
     _session(30 * rules.seats, np.iinfo(np.int64).max, key.copy(), rules.pack_ranks(),
              _no_orders(rules), *_kernel_args(rules, table, progression), record, 0,
-             np.zeros(0))
+             np.zeros(0), 0)
     assert nets[0].tolist() == (-record[::rules.seats, RECORD.index("result")]).tolist()

@@ -364,6 +364,28 @@ class Stats:
         )
 
 
+class RoundBatches:
+    """A reference path's rounds, recorded into ``stats`` one at a time and cut into batches of
+    ``length`` rounds as a kernel cuts its own (the last of ``rounds`` closing a shorter one),
+    so that both paths give the same batches; ``length`` 0: rounds independent, no batches."""
+
+    def __init__(self, stats: Stats, length: int, rounds: int) -> None:
+        self.stats, self.length, self.rounds = stats, length, rounds
+        self.played = 0
+        self.open = [0.0, 0.0, 0.0]  # the open batch's net, initial stakes and amount wagered
+
+    def add_round(self, net: float, initial: float, wagered: float,
+                  counters: Mapping[str, float] | None = None) -> None:
+        """Record one round (:meth:`Stats.add_round`), closing its batch where it ends one."""
+        self.stats.add_round(net, initial, wagered, counters)
+        self.played += 1
+        if self.length:
+            self.open = [self.open[0] + net, self.open[1] + initial, self.open[2] + wagered]
+            if self.played % self.length == 0 or self.played == self.rounds:
+                self.stats.add_batch(*self.open)
+                self.open = [0.0, 0.0, 0.0]
+
+
 def stats_from_arrays(net: np.ndarray, initial: np.ndarray, wagered: np.ndarray,
                       counters: Mapping[str, float]) -> Stats:
     """Statistics of rounds given as arrays, one entry per round (a vectorised path's

@@ -24,7 +24,7 @@ import numpy as np
 
 from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
-from sim.core.stats import Stats
+from sim.core.stats import RoundBatches, Stats
 from sim.games.base import ExactValue, Game
 from sim.games.lansquenet.chain import CoupOdds, coup_odds
 from sim.games.lansquenet.cheat import (
@@ -83,23 +83,27 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
     round_name = "bank"
     presets = PRESETS
     file_rules = ("observed",)
+    progression_batches = True  # a progression's unit is carried from bank to bank
 
     def simulate_table(self, rules: LansquenetRules, table: LansquenetTable,
                        progression: ProgressionSpec, rounds: int,
                        seed: np.random.SeedSequence) -> Stats:
-        return simulate_table(rules, table, progression, rounds, kernel_state(seed))
+        return simulate_table(rules, table, progression, rounds, kernel_state(seed),
+                              self.batch_rounds(rules, progression))
 
     def play_reference(self, rules: LansquenetRules, strategy: Any,
                        progression: ProgressionSpec, rounds: int, cards: Cards,
                        rng: np.random.Generator) -> Stats:
         """Play a session of ``rounds`` banks on the reference path (any Python strategy):
-        the packs the kernel deals from the same seed, the strategy on its own stream."""
+        the packs the kernel deals from the same seed, the strategy on its own stream, and
+        under a progression the same batches."""
         packs = RandomPacks(rules, cards.kernel_state())
         session = RoundTable(rules, strategy, progression, packs, rng)
         stats = Stats()
+        banks = RoundBatches(stats, self.batch_rounds(rules, progression), rounds)
         for _ in range(rounds):
             bank = session.play_bank()
-            stats.add_round(-bank.result, bank.opening, bank.wagered, bank.counters())
+            banks.add_round(-bank.result, bank.opening, bank.wagered, bank.counters())
         return stats
 
     def pack_key(self, rules: LansquenetRules) -> str:
