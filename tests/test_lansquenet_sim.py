@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.core.progression import MARTINGALE, ProgressionSpec
+from sim.core.progression import MARTINGALE, PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
@@ -18,6 +18,7 @@ from sim.games.lansquenet.exact import seats_value
 from sim.games.lansquenet.kernel import simulate_table
 from strategies.lansquenet import (
     CoverBelow,
+    CoverShare,
     FollowRun,
     NeverPass,
     PassAfter,
@@ -120,18 +121,23 @@ def test_a_mixed_table_agrees_with_exact_seat_by_seat():
 MARTINGALE_8 = ProgressionSpec(MARTINGALE, cap=8.0)
 
 
-def test_a_progression_makes_a_rows_banks_dependent_and_both_paths_batch_them():
-    rules = LansquenetRules()
-    assert GAME.rounds_dependent(rules, MARTINGALE_8)
+@pytest.mark.parametrize("rules, strategy, progression", [
+    (LansquenetRules(), PassAfter(3), MARTINGALE_8),
+    # Shares that are no binary fractions: the batches still agree to the last bit.
+    (LansquenetRules(pool=(0.6, 0.1, 0.1, 0.1, 0.1)), CoverShare(0.6), MARTINGALE_8),
+    (LansquenetRules(), CoverBelow(limit=3.0, share=0.6, pass_after=0), ProgressionSpec(PAROLI)),
+])
+def test_a_progression_makes_a_rows_banks_dependent_and_both_paths_batch_them(
+        rules, strategy, progression):
+    assert GAME.rounds_dependent(rules, progression)
     assert not GAME.rounds_dependent(rules, FLAT)
-    assert GAME.batch_rounds(rules, MARTINGALE_8) == DEPENDENT_BATCH_ROUNDS
+    assert GAME.batch_rounds(rules, progression) == DEPENDENT_BATCH_ROUNDS
     seed = np.random.SeedSequence(4)
-    kernel = GAME.simulate(rules, PassAfter(3), MARTINGALE_8, 2500, seed)
-    reference = GAME.simulate_reference(rules, PassAfter(3), MARTINGALE_8, 2500, seed)
+    kernel = GAME.simulate(rules, strategy, progression, 2500, seed)
+    reference = GAME.simulate_reference(rules, strategy, progression, 2500, seed)
     assert kernel.batches == reference.batches == 3  # 1,000, 1,000 and the last 500
-    for key, value in kernel.batch_sums.items():
-        assert reference.batch_sums[key] == pytest.approx(value, rel=1e-12)
-    assert GAME.simulate(rules, PassAfter(3), FLAT, 2500, seed).batches == 0
+    assert kernel.batch_sums == reference.batch_sums
+    assert GAME.simulate(rules, strategy, FLAT, 2500, seed).batches == 0
 
 
 def test_a_progression_rows_error_comes_from_the_means_of_its_batches():

@@ -185,8 +185,11 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(len(COUNTERS) + seats + 2 * (RUN_CAP + 1), dtype=np.float64)
     batch = np.zeros(1 + len(BATCH_FIELDS), dtype=np.float64)
-    b_net = b_init = b_w = 0.0
-    b_left = batch_len
+    # A batch's totals are the running sums' growth since it opened (as the reference path's
+    # sim.core.stats.RoundBatches takes them): a bank pays one compare, so flat rows (the cut
+    # never reached) run as fast as without batches.
+    b_net = b_init = b_w = 0.0  # the running sums where the open batch began
+    cut = batch_len if batch_len > 0 else -1  # the bank count that closes the open batch
     seat_base = len(COUNTERS)
     run_base = seat_base + seats
     units = np.full(seats, pbase)
@@ -312,15 +315,6 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
         net = -result
         kernel_add_round(outcomes, sums, net, opening, wagered)
         count(hist, net, HIST_PER_UNIT, HIST_FIRST, HIST_LAST)
-        if batch_len > 0:
-            b_net += net
-            b_init += opening
-            b_w += wagered
-            b_left -= 1
-            if b_left == 0:
-                kernel_add_batch(batch, b_net, b_init, b_w)
-                b_net = b_init = b_w = 0.0
-                b_left = batch_len
         # Counters in locals and integer arrays, written out once at the end.
         t_coups += coups
         t_voids += voids
@@ -351,8 +345,12 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
             rec[9] = run
             rec[10] = ended
         banks += 1
-    if batch_len > 0 and b_left < batch_len:  # the last batch, shorter
-        kernel_add_batch(batch, b_net, b_init, b_w)
+        if banks == cut:
+            kernel_add_batch(batch, sums[0] - b_net, sums[2] - b_init, sums[5] - b_w)
+            b_net, b_init, b_w = sums[0], sums[2], sums[5]
+            cut += batch_len
+    if batch_len > 0 and banks > cut - batch_len:  # the last batch, shorter
+        kernel_add_batch(batch, sums[0] - b_net, sums[2] - b_init, sums[5] - b_w)
     state[0], state[1], state[2], state[3] = next_key(key[0], key[1], key[2], key[3])
     totals = (t_coups, t_voids, t_jumelles, t_wins, t_losses, t_run, t_pass, t_forced, t_stacked)
     for k in range(len(totals)):
