@@ -106,7 +106,7 @@ def fraction_solver(rules: BonusRules, policy, choose=None):
 
 def _assert_matches(rules, policy):
     grid = lattice_for(rules)
-    table = policy.bonus_table(grid)
+    table = policy.as_table(rules)
     exact = evaluate(grid, table)
     payout, p_complete, p_bust, staked, bets = (float(x) for x in fraction_solver(rules, policy))
     assert exact.mean_payout == pytest.approx(payout, abs=1e-11)
@@ -166,7 +166,7 @@ def test_optimal_policy_equals_the_exact_fraction_optimum(tiny_card, terms):
         return {(s, 0) for s in (1, 2, top, min(need, top)) if 0 < s <= top}
 
     best = float(fraction_solver(rules, None, choose)[0])
-    exact = evaluate(grid, policy.bonus_table(grid))
+    exact = evaluate(grid, policy.as_table(rules))
     assert exact.mean_payout == pytest.approx(best, abs=1e-11)
     # The optimum is at least as good as every built-in policy.
     for other in POLICIES:
@@ -245,10 +245,10 @@ def test_the_optimum_beats_the_policies_on_the_seed_terms():
 def test_the_seed_programme_runs_in_under_a_second():
     rules = PRESETS["seed"]
     grid = lattice_for(rules)
-    evaluate(grid, FlatStake(1.0).bonus_table(grid))  # compiled kernels loaded
+    evaluate(grid, FlatStake(1.0).as_table(rules))  # compiled kernels loaded
     bonus_strategies._TABLES.clear()  # the table is built again, inside the timing
     started = time.perf_counter()
-    table = FlatStake(1.0).bonus_table(grid)
+    table = FlatStake(1.0).as_table(rules)
     value = evaluate(grid, table)
     elapsed = time.perf_counter() - started
     assert grid.start == (0, 200) and grid.requirement == 2000 and table.bmax > 2000

@@ -14,6 +14,7 @@ from sim.core.progression import PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import z_score
 from sim.games.bonus import GAME, BonusBet, BonusRules, lattice_for, policy_value
+from sim.games.bonus.report import REPORT
 from sim.games.bonus.terms import PRESETS
 from sim.games.bonus.walk import play_player, walk_table
 from strategies.base import FunctionStrategy
@@ -40,7 +41,7 @@ def test_kernel_and_reference_play_the_same_bets(name, policy):
     rules = (_rules("seed", unit=5.0, max_bets=90, max_bet=25.0) if name == "time"
              else PRESETS[name])
     grid = lattice_for(rules)
-    table = policy.bonus_table(grid)
+    table = policy.as_table(rules)
     uniforms = np.random.default_rng(8).random((25, 4000))
     kernel = walk_table(grid, table, 25, kernel_state(np.random.SeedSequence(0)), uniforms)
     for i in range(25):
@@ -83,12 +84,12 @@ def test_rare_completions_have_an_honest_error_bar():
     value = policy_value(rules, FlatStake(1.0))
     assert 0 < value.p_complete < 0.001
     stats, _ = _check_against_exact(rules, FlatStake(1.0), 20_000, 5)
-    columns = GAME.extra_columns(stats)
+    columns = REPORT.columns(stats)
     k = stats.counters["complete"]
     z = (k / 20_000 - value.p_complete) / math.sqrt(value.p_complete / 20_000)
     assert abs(z) < 4
     small = GAME.simulate(rules, FlatStake(1.0), FLAT, 50, np.random.SeedSequence(1))
-    small_cols = GAME.extra_columns(small)
+    small_cols = REPORT.columns(small)
     assert small.counters["complete"] == 0 and small_cols["p_complete"] == 0
     assert small_cols["p_complete_se"] > 0.01  # about 1/n, not 0
     assert columns["p_complete_se"] > 0

@@ -346,7 +346,7 @@ def test_bonus_players_meet_the_same_spins_whatever_the_policy():
     key = kernel_state(seed(pack=game.pack_key(rules)))
     spins = [Spins(key, i) for i in range(20)]
     for policy in (FlatStake(1.0), Bold(), FlatStake(25.0)):
-        table = policy.bonus_table(grid)
+        table = policy.as_table(rules)
         keyed = walk_table(grid, table, 20, key.copy())
         longest = int(keyed[2].max())
         given = np.array([[s[n] for n in range(longest + 1)] for s in spins])

@@ -154,3 +154,34 @@ def test_control_variate_intervals_cover_the_exact_value(data, seeds):
     assert LOW <= covered.mean() <= HIGH, (covered.mean(), rows.groupby("strategy").apply(
         lambda r: ((r.edge_cv_ci95_low <= r.edge_exact) & (r.edge_exact <= r.edge_cv_ci95_high)
                    ).mean()))
+
+
+# Lansquenet under stake progressions: each seat's unit is carried from bank to bank. A
+# martingale on banks passed after three wins, and a paroli on banks that ride until the
+# punters' limit leaves them unmet (so a bank's course depends on its stake).
+LANSQUENET = {"name": "coverage", "game": "lansquenet", "chunk_rounds": 30_000,
+              "rules": {"preset": "one-pack"},
+              "strategies": [{"name": "pass after 3, martingale", "use": "pass-after",
+                              "params": {"wins": 3},
+                              "progression": {"name": "martingale", "cap": 8}},
+                             {"name": "cover below 8, paroli", "use": "cover-below",
+                              "params": {"limit": 8, "pass_after": 0},
+                              "progression": {"name": "paroli", "wins": 4, "cap": 8}}]}
+
+
+def test_progression_rows_of_lansquenet_cover_a_long_runs_value():
+    # 10 M banks a row: their error is a fourteenth of a 50,000-bank row's.
+    long = report.build(run_in_memory(api.load(
+        {**LANSQUENET, "rounds": 10_000_000, "chunk_rounds": 1_000_000, "seed": 987654321})))
+    truth = dict(zip(long["strategy"], long["edge"]))
+    loaded = api.load({**LANSQUENET, "rounds": 50_000, "seed": 0})
+    frames = [report.build(run_in_memory(dataclasses.replace(loaded, seed=s)))
+              for s in range(SEEDS)]
+    rows = pd.concat(frames, ignore_index=True)
+    exact = rows["strategy"].map(truth).to_numpy()
+    covered = (rows["edge_ci95_low"] <= exact) & (exact <= rows["edge_ci95_high"])
+    assert LOW <= covered.mean() <= HIGH, covered.mean()
+    # Two chunks of 30,000 and 20,000 banks: 50 batches of 1,000, Student's t on 49.
+    assert (rows["stderr_batches"] == 50).all() and (rows["stderr_source"] == "batch means").all()
+    half = (rows["edge_ci95_high"] - rows["edge_ci95_low"]) / 2
+    assert np.allclose(half, compare.t95(49) * rows["edge_stderr"])

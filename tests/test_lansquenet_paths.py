@@ -27,6 +27,7 @@ from sim.games.lansquenet import (
 )
 from sim.games.lansquenet.coup import BANK, STAKES
 from sim.games.lansquenet.kernel import RECORD, counter_names, play_ordered_banks
+from sim.games.lansquenet.report import REPORT
 from strategies.betting import progression_spec
 from strategies.lansquenet import (
     AvoidRun,
@@ -270,7 +271,7 @@ def test_bad_experiment_files_fail_before_a_run(tmp_path):
 def test_per_seat_counters_sum_to_zero_on_the_kernel():
     rules = dataclasses.replace(PRESETS["one-pack"], pool=(0.6, 0.1, 0.1, 0.1, 0.1))
     stats = GAME.simulate(rules, Sharper(), FLAT, 20_000, np.random.SeedSequence(5))
-    columns = GAME.extra_columns(stats)
+    columns = REPORT.columns(stats)
     seats = [columns[f"seat_{s}_net"] for s in range(rules.seats)]
     assert sum(seats) == pytest.approx(0.0, abs=1e-9)
     assert columns["jumelle_freq"] > 0 and 0 < columns["pass_freq"] < 1
@@ -296,5 +297,5 @@ def test_sessions_in_one_call_each_start_afresh(strategy, progression):
     record = np.zeros((30 * rules.seats, len(RECORD)))
     _session(30 * rules.seats, np.iinfo(np.int64).max, key.copy(), rules.pack_ranks(),
              _no_orders(rules), *_kernel_args(rules, table, progression), record, 0,
-             np.zeros(0))
+             np.zeros(0), 0)
     assert nets[0].tolist() == (-record[::rules.seats, RECORD.index("result")]).tolist()

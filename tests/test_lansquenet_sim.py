@@ -10,14 +10,15 @@ import math
 import numpy as np
 import pytest
 
-from sim.core.progression import ProgressionSpec
+from sim.core.progression import MARTINGALE, PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
-from sim.core.stats import Stats
+from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
 from sim.games.lansquenet.exact import seats_value
 from sim.games.lansquenet.kernel import simulate_table
 from strategies.lansquenet import (
     CoverBelow,
+    CoverShare,
     FollowRun,
     NeverPass,
     PassAfter,
@@ -115,3 +116,63 @@ def test_a_mixed_table_agrees_with_exact_seat_by_seat():
         total = Stats.merge_all(batches)
         exact = GAME.exact(rules, strategy, FLAT)
         assert abs((total.edge_per_initial_bet - exact.edge_per_initial_bet) / total.stderr) < 4
+
+
+MARTINGALE_8 = ProgressionSpec(MARTINGALE, cap=8.0)
+
+
+@pytest.mark.parametrize("rules, strategy, progression", [
+    (LansquenetRules(), PassAfter(3), MARTINGALE_8),
+    # Shares that are no binary fractions: the batches still agree to the last bit.
+    (LansquenetRules(pool=(0.6, 0.1, 0.1, 0.1, 0.1)), CoverShare(0.6), MARTINGALE_8),
+    (LansquenetRules(), CoverBelow(limit=3.0, share=0.6, pass_after=0), ProgressionSpec(PAROLI)),
+])
+def test_a_progression_makes_a_rows_banks_dependent_and_both_paths_batch_them(
+        rules, strategy, progression):
+    assert GAME.rounds_dependent(rules, progression)
+    assert not GAME.rounds_dependent(rules, FLAT)
+    assert GAME.batch_rounds(rules, progression) == DEPENDENT_BATCH_ROUNDS
+    seed = np.random.SeedSequence(4)
+    kernel = GAME.simulate(rules, strategy, progression, 2500, seed)
+    reference = GAME.simulate_reference(rules, strategy, progression, 2500, seed)
+    assert kernel.batches == reference.batches == 3  # 1,000, 1,000 and the last 500
+    assert kernel.batch_sums == reference.batch_sums
+    assert GAME.simulate(rules, strategy, FLAT, 2500, seed).batches == 0
+
+
+def test_a_progression_rows_error_comes_from_the_means_of_its_batches():
+    from sim import api
+    from sim.core.rng import Cards, chunk_streams, strategy_generator
+    from sim.games.lansquenet import RandomPacks, RoundTable
+    from sim.outputs import report
+    from tests.conftest import run_in_memory
+
+    experiment = api.load({
+        "name": "batches", "game": "lansquenet", "rounds": 20_000, "chunk_rounds": 10_000,
+        "seed": 3, "rules": {"preset": "one-pack"},
+        "strategies": [{"name": "martingale", "use": "pass-after", "params": {"wins": 3},
+                        "progression": {"name": "martingale", "cap": 8}},
+                       {"name": "flat", "use": "pass-after", "params": {"wins": 3}}]})
+    frame = report.build(run_in_memory(experiment)).set_index("strategy")
+    row = frame.loc["martingale"]
+    assert row["stderr_source"] == "batch means" and row["stderr_batches"] == 20
+    assert frame.loc["flat", "stderr_source"] != "batch means"
+    # The row's banks again, played one by one on the reference path from the chunks' cards,
+    # and the batch means taken by hand: 1,000 banks a batch, ten to a chunk.
+    rules, spec = experiment.variants[0].rules, experiment.strategies[0]
+    net, opening = [], []
+    for chunk in range(2):
+        parts = chunk_streams(experiment.seed, GAME.pack_key(rules), spec.name, chunk)
+        table = RoundTable(rules, spec.build("lansquenet"), spec.progression,
+                           RandomPacks(rules, Cards(parts.cards).kernel_state()),
+                           strategy_generator(parts))
+        banks = [table.play_bank() for _ in range(10_000)]
+        net += [-bank.result for bank in banks]
+        opening += [bank.opening for bank in banks]
+    batch_net = np.add.reduceat(net, np.arange(0, 20_000, 1000))
+    batch_opening = np.add.reduceat(opening, np.arange(0, 20_000, 1000))
+    edge = -batch_net.sum() / batch_opening.sum()
+    residuals = batch_net + edge * batch_opening
+    se = math.sqrt(20 / 19 * (residuals ** 2).sum()) / batch_opening.sum()
+    assert row["edge"] == pytest.approx(edge, rel=1e-12)
+    assert row["edge_stderr"] == pytest.approx(se, rel=1e-9)

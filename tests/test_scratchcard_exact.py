@@ -22,6 +22,7 @@ from sim.games.scratchcard import (
     total_distribution,
 )
 from sim.games.scratchcard.current import _log_likelihood, remaining, sold_bounds
+from sim.games.scratchcard.report import REPORT
 from sim.games.scratchcard.rules import Pool
 
 
@@ -360,7 +361,6 @@ def test_the_snapshot_game_now():
 def test_charts_draw_on_a_given_axes_and_return_the_figure():
     import matplotlib.pyplot as plt
 
-    from sim.games.scratchcard import GAME
     from sim.games.scratchcard.charts import ev_sold_chart, prize_chart
 
     fig, (a, b, c) = plt.subplots(1, 3)
@@ -370,7 +370,7 @@ def test_charts_draw_on_a_given_axes_and_return_the_figure():
     assert ev_sold_chart(rules.prize_table, rules.claims_data, ax=c) is fig
     assert len(c.lines) == 5  # the curve, the full run and the three estimators
     plt.close(fig)
-    charts = GAME.exact_charts(rules)
+    charts = REPORT.exact_charts(rules)
     assert set(charts) == {"prizes", "prizes-10-tickets", "ev-against-sold", "any-win"}
     for figure in charts.values():
         plt.close(figure)

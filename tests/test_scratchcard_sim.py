@@ -12,6 +12,7 @@ from sim.core.stats import z_score
 from sim.games.scratchcard import GAME, ScratchPlan, ScratchRules, play_session
 from sim.games.scratchcard.exact import plan_grid
 from sim.games.scratchcard.play import _draw_online, settle
+from sim.games.scratchcard.report import REPORT
 from strategies.base import FunctionStrategy
 from strategies.scratchcard import Budget, FixedTickets, PlanPlayer, StopWinLoss
 
@@ -141,7 +142,7 @@ def test_the_reference_path_agrees_with_exact_values():
 def test_prize_frequency_column_matches_the_odds():
     rules = GAME.presets["deal-em"]
     stats = GAME.simulate(rules, FixedTickets(10), FLAT, 20_000, np.random.SeedSequence(4))
-    freq = GAME.extra_columns(stats)["prize_freq"]
+    freq = REPORT.columns(stats)["prize_freq"]
     p = 226 / 1050
     assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / 200_000)
 
@@ -176,7 +177,7 @@ def test_session_limit_failing_strategies_and_progressions():
 
 
 def test_exact_tables_of_a_game_now():
-    tables = GAME.exact_tables(GAME.presets["oh-snap-now"])
+    tables = REPORT.exact_tables(GAME.presets["oh-snap-now"])
     bets = tables["bets"]
     assert list(bets["pool"]) == ["full print run", "now (lowest-tier)", "now (all-prizes)",
                                   "now (hypergeometric-mle)"]

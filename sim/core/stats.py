@@ -364,6 +364,36 @@ class Stats:
         )
 
 
+class RoundBatches:
+    """A reference path's rounds, recorded into ``stats`` one at a time and cut into batches of
+    ``length`` rounds as a kernel cuts its own (the last of ``rounds`` closing a shorter one);
+    ``length`` 0: rounds independent, no batches.
+
+    A batch's totals are the growth of the running sums since it opened, as a kernel takes
+    them (it then pays one compare a round, and nothing where it cuts no batches): the same
+    sums added in the same order, so both paths give the same batches to the last bit.
+    """
+
+    def __init__(self, stats: Stats, length: int, rounds: int) -> None:
+        self.stats, self.length, self.rounds = stats, length, rounds
+        self.played = 0
+        self.opened = self._totals()  # the running sums where the open batch began
+
+    def _totals(self) -> tuple[float, float, float]:
+        s = self.stats.sums
+        return s["sum_net"], s["sum_initial"], s["sum_wagered"]
+
+    def add_round(self, net: float, initial: float, wagered: float,
+                  counters: Mapping[str, float] | None = None) -> None:
+        """Record one round (:meth:`Stats.add_round`), closing its batch where it ends one."""
+        self.stats.add_round(net, initial, wagered, counters)
+        self.played += 1
+        if self.length and (self.played % self.length == 0 or self.played == self.rounds):
+            now = self._totals()
+            self.stats.add_batch(*(total - start for total, start in zip(now, self.opened)))
+            self.opened = now
+
+
 def stats_from_arrays(net: np.ndarray, initial: np.ndarray, wagered: np.ndarray,
                       counters: Mapping[str, float]) -> Stats:
     """Statistics of rounds given as arrays, one entry per round (a vectorised path's

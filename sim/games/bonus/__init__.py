@@ -4,27 +4,24 @@ simulation, and what it costs the operator.
 Terms and the games played: :mod:`.terms`; the integer lattice and policy tables: :mod:`.lattice`,
 :mod:`.policy`; the built-in policies: :mod:`.players`; the exact programme: :mod:`.dp`;
 simulated players: :mod:`.walk`; the operator's view: :mod:`.operator`; charts:
-:mod:`.charts`.
+:mod:`.charts`; what the report shows of it: :mod:`.report`.
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from sim import games
 from sim.core.errors import InputError
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import Cards, generator, kernel_state
+from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
-from sim.games.base import BenchCase, ExactValue, Game
+from sim.games.base import ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
-from sim.games.bonus.lattice import END_NAMES, Lattice, PolicyTable, lattice_for
-from sim.games.bonus.players import Bold, FlatStake, OptimalStakes
+from sim.games.bonus.lattice import Lattice, PolicyTable, lattice_for
 from sim.games.bonus.tabulate import tabulate as tabulate_strategy
 from sim.games.bonus.terms import (
     PRESETS,
@@ -35,21 +32,13 @@ from sim.games.bonus.terms import (
     played_game,
     scratch_table,
 )
-from sim.games.bonus.value import policy_value, table_of
+from sim.games.bonus.value import policy_value
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
 
 __all__ = [
     "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Lattice",
-    "PlayedGame", "PolicyTable", "lattice_for", "played_game", "policy_value", "table_of",
+    "PlayedGame", "PolicyTable", "lattice_for", "played_game", "policy_value",
 ]
-
-TABLE_STAKES = (1.0, 5.0, 25.0, 100.0)
-
-
-def _posterior_sd(k: float, n: int) -> float:
-    # SD of a proportion under a uniform prior: never 0, close to the binomial SE when k is
-    # large; the honest error bar when completions are rare (k = 0 included).
-    return math.sqrt((k + 1) * (n - k + 1) / ((n + 2) ** 2 * (n + 3)))
 
 
 def _exact_value(value: BonusValue) -> ExactValue:
@@ -66,13 +55,9 @@ class BonusGame(Game[BonusRules, PolicyTable]):
     round_name = "player"
     rules_doc = "docs/rules/scratchcards.md"
     presets = PRESETS
-    printed_tables = ("bets", "claims")
     file_rules = ("games",)  # a scratch card's prize table: scratch:<file>
     flat_stakes_only = ("progression: stakes are set by the bonus policy (its params); "
                         "stake progressions do not apply (leave progression out)")
-
-    def offered_table(self, rules: BonusRules, strategy: Any) -> PolicyTable | None:
-        return table_of(strategy, lattice_for(rules))
 
     def simulate_table(self, rules: BonusRules, table: PolicyTable,
                        progression: ProgressionSpec, rounds: int,
@@ -154,84 +139,6 @@ class BonusGame(Game[BonusRules, PolicyTable]):
                           progression: ProgressionSpec) -> str:
         return ("no exact value: the policy is not a table over (balance, wagering left) that "
                 "the dynamic programme can read")
-
-    def extra_columns(self, stats: Stats) -> dict[str, float]:
-        n = stats.rounds
-        done = stats.counters.get("complete", 0.0)
-        out = {"p_complete": done / n if n else np.nan,
-               "p_complete_se": _posterior_sd(done, n) if n else np.nan}
-        for name in END_NAMES[1:]:
-            out[f"p_{name}"] = stats.counter_rate(name)
-        out["mean_cashout"] = stats.counter_rate("payout")
-        out["bets_per_player"] = stats.counter_rate("bets")
-        return out
-
-    def bench_cases(self) -> list[BenchCase]:
-        rules = PRESETS["seed"]
-        lattice = lattice_for(rules)
-        state = kernel_state(np.random.SeedSequence(1))
-
-        def kernel(stake: float):
-            table = FlatStake(stake).bonus_table(lattice)
-            return lambda n: walk_table(lattice, table, n, state)
-
-        def reference(n: int) -> object:
-            return simulate_reference(lattice, FlatStake(25.0), n,
-                                      generator(np.random.SeedSequence(1)))
-
-        def programme(n: int) -> object:
-            # Requirement W = sqrt(n) at stake 1: about W x (W + 100) states, close to n.
-            w = max(10, int(math.sqrt(n)))
-            sized = BonusRules(wagering=w / 100.0)
-            return evaluate(lattice_for(sized), FlatStake(1.0).bonus_table(lattice_for(sized)))
-
-        return [
-            BenchCase("seed bonus, flat 1, ~1,700 bets a player (kernel)", "players",
-                      kernel(1.0)),
-            BenchCase("seed bonus, flat 25, ~36 bets a player (kernel)", "players",
-                      kernel(25.0)),
-            BenchCase("seed bonus, flat 25, ~36 bets a player (reference path)", "players",
-                      reference, reference=True),
-            BenchCase("exact programme, flat stake 1 (forward pass)", "states", programme),
-        ]
-
-    @staticmethod
-    def _policies(rules: BonusRules) -> list[tuple[str, Any]]:
-        """FlatStake stakes the terms allow, bold play and the optimum (the exact tables' rows)."""
-        step = int(lattice_for(rules).games["step"][0]) * rules.unit
-        stakes = [s for s in TABLE_STAKES if s % step == 0 and
-                  (not rules.max_bet or s <= rules.max_bet)]
-        return ([(f"flat {s:g}", FlatStake(s)) for s in stakes]
-                + [("bold", Bold()), ("optimal", OptimalStakes())])
-
-    def exact_tables(self, rules: BonusRules) -> dict[str, pd.DataFrame]:
-        from sim.games.bonus.operator import claims_table, policy_rows
-
-        policies = self._policies(rules)
-        rows, values = policy_rows(rules, policies)
-        dist, claims = [], []
-        for label in (policies[0][0], "optimal"):
-            value = values[label]
-            for x, p in zip(value.payouts, value.probabilities):
-                dist.append({"policy": label, "payout": x, "probability": p})
-            if value.tail_probability:
-                dist.append({"policy": label, "payout": value.tail_mean,
-                             "probability": value.tail_probability, "note":
-                             "above the lattice: mean of the payouts there"})
-            claims.append(claims_table(value).assign(policy=label))
-        claims_frame = pd.concat(claims, ignore_index=True)
-        claims_frame = claims_frame[["policy", *claims_frame.columns[:-1]]]
-        return {"bets": pd.DataFrame(rows), "cashout": pd.DataFrame(dist),
-                "claims": claims_frame}
-
-    def exact_charts(self, rules: BonusRules) -> dict[str, Any]:
-        from sim.games.bonus.charts import cashout_chart, stake_chart
-
-        policies = self._policies(rules)
-        chosen = [policies[0], policies[-1]]
-        return {"stakes": stake_chart(rules, optimal=OptimalStakes()),
-                "cashout": cashout_chart([(label, policy_value(rules, p))
-                                          for label, p in chosen])}
 
 
 GAME = BonusGame()

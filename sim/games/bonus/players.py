@@ -56,9 +56,9 @@ class RulePolicy:
         """What identifies the policy (tables are cached on it)."""
         return (type(self).__name__, tuple(sorted(vars(self).items())))
 
-    def bonus_table(self, lattice: Lattice) -> PolicyTable:
-        """The policy over every state of the lattice."""
-        return _table(lattice, self)
+    def as_table(self, rules: BonusRules) -> PolicyTable:
+        """The policy over every state of the terms' lattice."""
+        return _table(lattice_for(rules), self)
 
     def decide(self, view: BonusView, rng: object) -> BonusBet | None:
         return decide_by_rule(lattice_for(view.rules), self, view)
@@ -207,13 +207,15 @@ class OptimalStakes:
     def key(self) -> tuple:
         return ("OptimalStakes", self.stakes, self.games)
 
-    def bonus_table(self, lattice: Lattice) -> PolicyTable:
+    def as_table(self, rules: BonusRules) -> PolicyTable:
+        """The best action in every state of the terms' lattice."""
+        lattice = lattice_for(rules)
         for g in self.games or ():
             _game(lattice, g, "games")
-        return _optimal(lattice.rules, self.stakes, self.games)
+        return _optimal(rules, self.stakes, self.games)
 
     def decide(self, view: BonusView, rng: object) -> BonusBet | None:
         lattice = lattice_for(view.rules)
         phase, w, b = view_state(lattice, view)
-        s, g = self.bonus_table(lattice).action(view.bets, phase, w, b)
+        s, g = self.as_table(view.rules).action(view.bets, phase, w, b)
         return BonusBet(s * lattice.unit, g) if s > 0 else None

@@ -64,7 +64,7 @@ from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest
 from sim.core.histogram import NetGrid, count
 from sim.core.memcpy import copy_into
 from sim.core.progression import ProgressionSpec, advance
-from sim.core.stats import Stats, kernel_add_round
+from sim.core.stats import BATCH_FIELDS, Stats, kernel_add_batch, kernel_add_round
 from sim.core.xoshiro import draw_below, next_key, round_state
 from sim.games.lansquenet.coup import PACK_SLOTS, RUN_CAP
 from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
@@ -157,12 +157,15 @@ def _stack(arr, series, buf):
 @numba.njit(cache=True)
 def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_reshuffle,
              take, pool, bk_pass, bk_target, bk_carry, portee, portee_start, pu_share, pu_limit,
-             pu_avoid, pu_follow, prog, record, session_banks, nets):
+             pu_avoid, pu_follow, prog, record, session_banks, nets, batch_len):
     """Play banks until ``n_banks`` banks or ``max_coups`` coups; accumulate statistics.
 
     Sessions: every ``session_banks`` banks (0: never) the table starts afresh as a new call
     would (seat 0 opens, the pack in its first order, progressions at their base, nothing
     carried), and where ``nets`` has room the net of each bank seat 0 opens is written there.
+    With ``batch_len`` > 0 (a progression carries each seat's unit from bank to bank) the banks
+    are cut into batches of that many (the last may be shorter) whose totals go into ``batch``
+    (:func:`sim.core.stats.kernel_add_batch`).
     """
     pk, pbase, pcap, pwins = prog
     # Common random numbers: each fresh pack starts the generator afresh from the chunk's
@@ -181,6 +184,12 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
     sums = np.zeros(8, dtype=np.float64)
     hist = np.zeros(HIST_SIZE, dtype=np.int64)
     counters = np.zeros(len(COUNTERS) + seats + 2 * (RUN_CAP + 1), dtype=np.float64)
+    batch = np.zeros(1 + len(BATCH_FIELDS), dtype=np.float64)
+    # A batch's totals are the running sums' growth since it opened (as the reference path's
+    # sim.core.stats.RoundBatches takes them): a bank pays one compare, so flat rows (the cut
+    # never reached) run as fast as without batches.
+    b_net = b_init = b_w = 0.0  # the running sums where the open batch began
+    cut = batch_len if batch_len > 0 else -1  # the bank count that closes the open batch
     seat_base = len(COUNTERS)
     run_base = seat_base + seats
     units = np.full(seats, pbase)
@@ -336,6 +345,12 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
             rec[9] = run
             rec[10] = ended
         banks += 1
+        if banks == cut:
+            kernel_add_batch(batch, sums[0] - b_net, sums[2] - b_init, sums[5] - b_w)
+            b_net, b_init, b_w = sums[0], sums[2], sums[5]
+            cut += batch_len
+    if batch_len > 0 and banks > cut - batch_len:  # the last batch, shorter
+        kernel_add_batch(batch, sums[0] - b_net, sums[2] - b_init, sums[5] - b_w)
     state[0], state[1], state[2], state[3] = next_key(key[0], key[1], key[2], key[3])
     totals = (t_coups, t_voids, t_jumelles, t_wins, t_losses, t_run, t_pass, t_forced, t_stacked)
     for k in range(len(totals)):
@@ -344,7 +359,7 @@ def _session(n_banks, max_coups, state, pack, orders, seats, banker_first, coup_
         counters[seat_base + s] = seat_net[s]
     for k in range(2 * (RUN_CAP + 1)):
         counters[run_base + k] = runs[k]
-    return banks, total_coups, outcomes, sums, hist, counters, arr
+    return banks, total_coups, outcomes, sums, hist, counters, arr, batch
 
 
 def _kernel_args(rules: LansquenetRules, table: LansquenetTable,
@@ -386,16 +401,19 @@ def _no_orders(rules: LansquenetRules) -> np.ndarray:
 
 
 def simulate_table(rules: LansquenetRules, table: LansquenetTable, progression: ProgressionSpec,
-                   banks: int, state: np.ndarray) -> Stats:
-    """Play a session of ``banks`` banks (seat 0 opens), advancing the xoshiro ``state``."""
-    _, _, outcomes, sums, hist, counters, _ = _session(
+                   banks: int, state: np.ndarray, batch_len: int = 0) -> Stats:
+    """Play a session of ``banks`` banks (seat 0 opens), advancing the xoshiro ``state``;
+    with ``batch_len`` > 0, cut into batches of that many banks (a progression's units carried
+    from bank to bank make them dependent: the error comes from batch means)."""
+    _, _, outcomes, sums, hist, counters, _, batch = _session(
         banks, np.iinfo(np.int64).max, state, rules.pack_ranks(), _no_orders(rules),
         *_kernel_args(rules, table, progression), np.zeros((0, len(RECORD)), dtype=np.float64),
-        0, _NO_NETS)
+        0, _NO_NETS, batch_len)
     values = HIST.values()
     names = counter_names(rules.seats)
     return Stats.from_arrays(banks, outcomes, sums, values, hist,
-                             {k: v for k, v in zip(names, counters.tolist()) if v})
+                             {k: v for k, v in zip(names, counters.tolist()) if v},
+                             batch if batch_len > 0 else None)
 
 
 def play_coups(rules: LansquenetRules, table: LansquenetTable, progression: ProgressionSpec,
@@ -404,7 +422,7 @@ def play_coups(rules: LansquenetRules, table: LansquenetTable, progression: Prog
     banks, dealt, *_ = _session(
         np.iinfo(np.int64).max, coups, state, rules.pack_ranks(), _no_orders(rules),
         *_kernel_args(rules, table, progression), np.zeros((0, len(RECORD)), dtype=np.float64),
-        0, _NO_NETS)
+        0, _NO_NETS, 0)
     return banks, dealt
 
 
@@ -419,9 +437,9 @@ def play_ordered_banks(rules: LansquenetRules, table: LansquenetTable,
     """
     record = np.zeros((banks, len(RECORD)), dtype=np.float64)
     orders = np.ascontiguousarray(orders, dtype=np.int8)
-    _, _, _, _, _, counters, arr = _session(
+    _, _, _, _, _, counters, arr, _ = _session(
         banks, np.iinfo(np.int64).max, np.zeros(4, dtype=np.uint64), rules.pack_ranks(),
-        orders, *_kernel_args(rules, table, progression), record, 0, _NO_NETS)
+        orders, *_kernel_args(rules, table, progression), record, 0, _NO_NETS, 0)
     return record, counters, arr
 
 
@@ -436,5 +454,5 @@ def session_nets(rules: LansquenetRules, table: LansquenetTable, progression: Pr
     # arrays, the histogram's half megabyte among them, allocated and cleared each time).
     _session(sessions * banks, np.iinfo(np.int64).max, state, rules.pack_ranks(),
              _no_orders(rules), *_kernel_args(rules, table, progression),
-             np.zeros((0, len(RECORD)), dtype=np.float64), banks, nets)
+             np.zeros((0, len(RECORD)), dtype=np.float64), banks, nets, 0)
     return nets.reshape(sessions, rounds)

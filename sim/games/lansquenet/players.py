@@ -5,6 +5,7 @@ the kernel and the exact code read it."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +36,28 @@ def _split(params: Mapping[str, Any], where: str) -> tuple[dict, dict]:
             {k: v for k, v in params.items() if k in _PUNTER_FIELDS})
 
 
+def _seat_banker(policy: BankerPolicy, adapt: bool, first_card: str, reshuffle: str
+                 ) -> BankerPolicy:
+    if not policy.portee:
+        return policy
+    series = adapt_series(policy.portee, first_card == "banker") if adapt else policy.portee
+    rules = LansquenetRules(first_card=first_card, reshuffle=reshuffle)
+    pass_after = policy.pass_after or max(1, stacked_wins(series, rules))
+    return dataclasses.replace(policy, portee=series, pass_after=pass_after)
+
+
+# Kept per process, not on the strategy: asking a strategy for its table changes nothing, and
+# the reference path asks for every view.
+@functools.lru_cache(maxsize=256)
+def _seat_policies(banker0: BankerPolicy, banker: BankerPolicy, punter0: PunterPolicy,
+                   punter: PunterPolicy, adapt: bool, seats: int, first_card: str,
+                   reshuffle: str) -> LansquenetTable:
+    bankers = [_seat_banker(banker0 if s == 0 else banker, adapt, first_card, reshuffle)
+               for s in range(seats)]
+    punters = [punter0 if s == 0 else punter for s in range(seats)]
+    return LansquenetTable(tuple(bankers), tuple(punters))
+
+
 class TableSeats:
     """Per-seat policies, playable on both paths.
 
@@ -58,27 +81,10 @@ class TableSeats:
         self.banker0 = dataclasses.replace(banker, **bank0)
         self.punter0 = dataclasses.replace(punter, **punt0)
         self.adapt = adapt
-        self._tables: dict[tuple[int, str, str], LansquenetTable] = {}
-
-    def _seat_banker(self, policy: BankerPolicy, first_card: str, reshuffle: str
-                     ) -> BankerPolicy:
-        if not policy.portee:
-            return policy
-        series = adapt_series(policy.portee, first_card == "banker") if self.adapt \
-            else policy.portee
-        rules = LansquenetRules(first_card=first_card, reshuffle=reshuffle)
-        pass_after = policy.pass_after or max(1, stacked_wins(series, rules))
-        return dataclasses.replace(policy, portee=series, pass_after=pass_after)
 
     def _policies(self, seats: int, first_card: str, reshuffle: str) -> LansquenetTable:
-        key = (seats, first_card, reshuffle)
-        if key in self._tables:
-            return self._tables[key]
-        bankers = [self._seat_banker(self.banker0 if s == 0 else self.banker, first_card,
-                                     reshuffle) for s in range(seats)]
-        punters = [self.punter0 if s == 0 else self.punter for s in range(seats)]
-        self._tables[key] = LansquenetTable(tuple(bankers), tuple(punters))
-        return self._tables[key]
+        return _seat_policies(self.banker0, self.banker, self.punter0, self.punter, self.adapt,
+                              seats, first_card, reshuffle)
 
     def as_table(self, rules: LansquenetRules) -> LansquenetTable:
         """The table the compiled kernel runs under ``rules``."""
