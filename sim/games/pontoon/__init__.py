@@ -173,15 +173,19 @@ class PontoonGame(Game[PontoonRules, Tables]):
 
     def round_law_table(self, rules: PontoonRules, table: Tables, progression: ProgressionSpec
                         ) -> tuple[np.ndarray, np.ndarray] | None:
-        """The exact law of a heads-up deal's net in the infinite deck, for table strategies
-        against a banker who draws on his own cards (:mod:`.deal_law`)."""
+        """The exact law of a heads-up deal's net, for table strategies against a banker who
+        draws on his own cards: in the infinite deck (:mod:`.deal_law`) and from a finite
+        pack shuffled every deal, within the work budget (:mod:`.finite_law`)."""
         if progression.kind != FLAT or progression.base != 1.0 or rules.players != 1:
             return None
-        if not rules.infinite_deck:
-            return None
-        from sim.games.pontoon.deal_law import deal_law
+        if rules.infinite_deck:
+            from sim.games.pontoon.deal_law import deal_law
 
-        return deal_law(rules, *table)
+            return deal_law(rules, *table)
+        from sim.games.pontoon.finite_law import deal_law as finite_deal_law
+
+        law = finite_deal_law(rules, *table)
+        return None if law is None else (law.values, law.probs)
 
     # ------------------------------------------------------------------ exact
     def exact(self, rules: PontoonRules, strategy: Any,

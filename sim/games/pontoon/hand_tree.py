@@ -22,7 +22,9 @@ from sim.core import (
     jit,
     kernel_cache,  # noqa: F401  (compiled code cached by digest)
 )
-from sim.games.pontoon.hand import BUY_COUNT
+from sim.games.pontoon.banker_odds import trie_distributions
+from sim.games.pontoon.composition import banker_law, banker_structure_of
+from sim.games.pontoon.hand import BUY_COUNT, N_SCORES
 from sim.games.pontoon.rules import MAX_CARDS, VALUES
 from sim.games.pontoon.walk import BIG_STOCK, table_move
 
@@ -152,5 +154,37 @@ def group_counts(counts, groups, g, out):
         out[13] -= 1
 
 
-__all__ = ["G_CODE", "N_BUYS", "N_MONEY", "N_SCORE", "SEAT_RADIX", "group_counts", "hand_tree",
-           "node_chances", "removed_code"]
+BATCH = 64  # stocks whose banker distributions are computed together
+
+
+@jit.njit(cache=True)
+def group_bankers(counts, groups, need, n_need, probs, params, btab, rule_i, smemo, srows,
+                  sways):
+    """The banker's distributions (:func:`~sim.games.pontoon.composition.banker_law`, no
+    signal) for the cards left at the groups ``need[:n_need]`` of a tree played from
+    ``counts``: an array (n_need, N_SCORES), by batches of stocks through his trie."""
+    s = banker_structure_of(0, params, btab, rule_i, smemo, srows, sways)
+    out = np.zeros((n_need, N_SCORES))
+    left = np.empty(14, dtype=np.int64)
+    for start in range(0, n_need, BATCH):
+        size = min(BATCH, n_need - start)
+        values_left = np.zeros((size, 11))
+        cards = np.empty(size)
+        for i in range(size):
+            group_counts(counts, groups, need[start + i], left)
+            for r in range(13):
+                values_left[i, VALUES[r]] += left[r]
+            cards[i] = left[13]
+        if cards.min() > MAX_CARDS:  # else he may run out of cards: one by one
+            trie_distributions(srows[s + 1], sways[s + 1], values_left, cards,
+                               out[start:start + size])
+        else:
+            for i in range(size):
+                group_counts(counts, groups, need[start + i], left)
+                out[start + i] = banker_law(0, left, probs, params, btab, rule_i, smemo,
+                                            srows, sways)
+    return out
+
+
+__all__ = ["G_CODE", "N_BUYS", "N_MONEY", "N_SCORE", "SEAT_RADIX", "group_bankers",
+           "group_counts", "hand_tree", "node_chances", "removed_code"]

@@ -41,12 +41,9 @@ from sim.core import (
     kernel_cache,  # noqa: F401  (compiled code cached by digest)
 )
 from sim.core.memo import by_content
-from sim.games.pontoon.banker_odds import trie_distributions
 from sim.games.pontoon.composition import (
     P_BURN,
     P_INFINITE,
-    banker_law,
-    banker_structure_of,
     draw_p,
     pack_counts,
     put_back,
@@ -68,6 +65,7 @@ from sim.games.pontoon.hand_tree import (
     N_MONEY,
     N_SCORE,
     SEAT_RADIX,
+    group_bankers,
     group_counts,
     hand_tree,
     node_chances,
@@ -129,36 +127,17 @@ def _pays_row(banker, pays):
     return out
 
 
-BATCH = 64  # packs whose banker distributions are computed together
-
-
 @jit.njit(cache=True)
 def _fill_pays(need, n_need, code, vc, groups, probs, pays, btab, rule_i, params, pmemo, pvals,
                smemo, srows, sways):
     """Cache the banker's rows (:func:`_pays_row`) for the cards left at the groups
     ``need[:n_need]`` of a hand's tree, from the stock ``vc`` at its start (removed code
-    ``code``), their distributions computed in batches."""
-    s = banker_structure_of(0, params, btab, rule_i, smemo, srows, sways)
-    left = np.empty(14, dtype=np.int64)
-    for start in range(0, n_need, BATCH):
-        size = min(BATCH, n_need - start)
-        values_left = np.zeros((size, 11))
-        cards = np.empty(size)
-        for i in range(size):
-            group_counts(vc, groups, need[start + i], left)
-            for r in range(13):
-                values_left[i, VALUES[r]] += left[r]
-            cards[i] = left[13]
-        banker = np.zeros((size, N_SCORES))
-        if cards.min() > MAX_CARDS:  # else he may run out of cards: one by one
-            trie_distributions(srows[s + 1], sways[s + 1], values_left, cards, banker)
-        for i in range(size):
-            if cards[i] <= MAX_CARDS:
-                group_counts(vc, groups, need[start + i], left)
-                banker[i] = banker_law(0, left, probs, params, btab, rule_i, smemo, srows,
-                                       sways)
-            intmap.put(pmemo, code + groups[need[start + i], G_CODE], len(pvals))
-            pvals.append(_pays_row(banker[i], pays))
+    ``code``)."""
+    bankers = group_bankers(vc, groups, need, n_need, probs, params, btab, rule_i, smemo,
+                            srows, sways)
+    for i in range(n_need):
+        intmap.put(pmemo, code + groups[need[i], G_CODE], len(pvals))
+        pvals.append(_pays_row(bankers[i], pays))
 
 
 @jit.njit(cache=True)
