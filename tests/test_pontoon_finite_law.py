@@ -18,9 +18,9 @@ EVERY_DEAL = "every-deal"
 
 # Small packs in which no deal can run out of cards (the law assumes it, as the mean does).
 SMALL = {
-    "threshold": (PontoonRules(ranks="A26T", suits=2, packs=2, reshuffle=EVERY_DEAL),
+    "threshold": (PontoonRules(ranks="A6T", suits=2, packs=2, reshuffle=EVERY_DEAL),
                   lambda r: PlayerTable.threshold(r, 16, 18), BankerTable.stand_on(17)),
-    "buys-stakes": (PontoonRules(ranks="A29T", suits=2, packs=2, reshuffle=EVERY_DEAL),
+    "buys-stakes": (PontoonRules(ranks="A2T", suits=3, packs=2, reshuffle=EVERY_DEAL),
                     buying_table, BankerTable.stand_on(17, hit_soft=True)),
     "splits": (PontoonRules(ranks="A8T", suits=3, packs=2, reshuffle=EVERY_DEAL, max_hands=2),
                lambda r: PlayerTable.threshold(r, 16, 18, split="A8"),
@@ -95,7 +95,7 @@ def test_finite_law_is_only_for_a_pack_shuffled_every_deal_and_a_banker_on_his_o
 
 
 def test_the_risk_programme_gets_the_law_of_a_pack_shuffled_every_deal():
-    rules = PontoonRules(reshuffle=EVERY_DEAL)
+    rules = PontoonRules(reshuffle=EVERY_DEAL, max_hands=2)
     table = (PlayerTable.threshold(rules, 16, 18, split="8"), BankerTable.stand_on(17))
     pairs = GAME.round_law_table(rules, table, ProgressionSpec())
     law = RoundLaw.from_pairs(*pairs)

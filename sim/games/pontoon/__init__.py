@@ -214,15 +214,20 @@ class PontoonGame(Game[PontoonRules, Tables]):
                           progression: ProgressionSpec) -> str:
         if progression.kind != FLAT or progression.base != 1.0:
             return progression_unavailable(progression)
+        if self.table_of(rules, strategy) is None:
+            from sim.games.pontoon.reasons import not_a_table
+
+            return not_a_table(rules, strategy)
         return super().exact_unavailable(rules, strategy, progression)
 
     def exact_table_unavailable(self, rules: PontoonRules, table: Tables,
                                 progression: ProgressionSpec) -> str:
+        from sim.games.pontoon import reasons
+        from sim.games.pontoon.exact_deal import DEFAULT_BUDGET
+
         if not rules.infinite_deck and rules.reshuffle != "every-deal":
-            return ("no exact value: the pack carries over from deal to deal, so each deal "
-                    "depends on the ones before")
-        return ("no exact value: the banker reads the punters' hands and the walk runs past "
-                "its budget")
+            return reasons.carried_pack(rules, *table)
+        return reasons.reads_hands(DEFAULT_BUDGET)
 
     # ---------------------------------------------------------------- report
     def extra_columns(self, stats: Stats) -> dict[str, float]:

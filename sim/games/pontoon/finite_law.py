@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 from numba import types
@@ -435,9 +434,14 @@ class DealLaw:
         return float(self.values @ self.probs)
 
 
-@lru_cache(maxsize=64)
-def _cached(rules: PontoonRules, player_digest: str, banker_digest: str, budget: int,
-            player: PlayerTable, banker: BankerTable) -> DealLaw | None:
+# Laws by (rules, the tables' fingerprints, budget): tables are compared by identity, and a
+# run asks for a row's law once for its sessions' grid and once for its risk report.
+_LAWS: dict[tuple, DealLaw | None] = {}
+KEEP = 64
+
+
+def _law(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
+         budget: int) -> DealLaw | None:
     from sim.games.pontoon.exact_deal import _inputs
 
     full, probs, act, split, stakes, _, btab, rule_i, rule_f, params = _inputs(
@@ -484,12 +488,17 @@ def deal_law(rules: PontoonRules, player: PlayerTable, banker: BankerTable,
     if problems:
         raise ValueError(f"the table breaks the rules: {problems[0]}")
     banker = banker.under(rules)
-    return _cached(rules, player.digest, banker.digest, budget, player, banker)
+    key = (rules, player.digest, banker.digest, budget)
+    if key not in _LAWS:
+        if len(_LAWS) >= KEEP:
+            del _LAWS[next(iter(_LAWS))]
+        _LAWS[key] = _law(rules, player, banker, budget)
+    return _LAWS[key]
 
 
 def clear_cache() -> None:
     """Forget every law computed so far (for timing a computation from scratch)."""
-    _cached.cache_clear()
+    _LAWS.clear()
 
 
 __all__ = ["DEFAULT_BUDGET", "DealLaw", "clear_cache", "deal_law", "reaches"]
