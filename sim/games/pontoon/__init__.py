@@ -340,6 +340,19 @@ class PontoonGame(Game[PontoonRules, Tables]):
             solver.clear_cache()
             return f"edge {best_player(infinite, stand17).value.edge_per_initial_bet:+.4%}"
 
+        def law(rules: PontoonRules, player: Any, banker: BankerTable) -> Any:
+            from sim.games.pontoon import finite_law
+
+            def run() -> str | None:
+                finite_law.clear_cache()
+                table = player() if callable(player) else player
+                found = finite_law.deal_law(rules, table, banker)
+                return None if found is None else (f"{found.values.size} nets, "
+                                                   f"{found.states:,} states")
+            return run
+
+        every_deal = dataclasses.replace(rules, reshuffle="every-deal")
+        two_hands = dataclasses.replace(rules, max_hands=2)
         return [
             BenchTiming("exact, infinite deck: stick 16 (A8 split) v adaptive",
                         timed(infinite, a8, BankerTable.adaptive(infinite))),
@@ -352,6 +365,12 @@ class PontoonGame(Game[PontoonRules, Tables]):
                 dataclasses.replace(rules, packs=8), every, stand17)),
             BenchTiming("exact, first deal, one pack: stick 16 v adaptive", timed(
                 rules, PlayerTable.threshold(rules, stick=16, soft_stick=18), adaptive)),
+            BenchTiming("exact, first deal, one pack, two hands: A8 split v adaptive", timed(
+                two_hands, a8, adaptive)),
+            BenchTiming("law of a deal, one pack shuffled every deal: optimal v 17", law(
+                every_deal, optimal, stand17)),
+            BenchTiming("law of a deal, 8 packs, two hands: split every pair v 17", law(
+                dataclasses.replace(every_deal, packs=8, max_hands=2), every, stand17)),
         ]
 
     def exact_charts(self, rules: PontoonRules, names: Collection[str] | None = None
