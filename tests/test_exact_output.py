@@ -42,7 +42,7 @@ def test_no_value_says_why(capsys, tmp_path):
                     'params = { stick = 16 }\n')
     exp = experiment.load(path)
     frame = exact_report.values(exp)
-    assert frame["note"].iloc[0].startswith("no exact value: the pack carries over")
+    assert frame["note"].iloc[0].startswith("no exact value: the pack is shuffled only after")
     assert math.isnan(frame["edge"].iloc[0])
     lines = exact_report.value_lines(frame, "deal", "p")
     assert "nan" not in "\n".join(lines).lower()

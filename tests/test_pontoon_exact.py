@@ -53,13 +53,12 @@ class PrefixPack:
         return self.size - self.pos
 
 
-def enumerate_deals(rules, player, banker):
-    """Expected (net, initial, wagered, busts, fives, hands) of the first deal, by replaying
-    the reference deal on every card sequence."""
+def replay_deals(rules, player, banker, visit):
+    """Call ``visit(deal, chance)`` for every first deal the reference plays, by replaying it
+    on every card sequence it can draw."""
     counts = rules.rank_counts()
     probs = rules.rank_probabilities()
     size = 10**6 if rules.infinite_deck else rules.n_cards
-    totals = np.zeros(6)
     finite = dataclasses.replace(rules, infinite_deck=False)
 
     def walk(prefix, prob):
@@ -74,11 +73,22 @@ def enumerate_deals(rules, player, banker):
                 if p > 0:
                     walk(prefix + [r], prob * p)
             return
+        visit(deal, prob)
+
+    walk([], 1.0)
+
+
+def enumerate_deals(rules, player, banker):
+    """Expected (net, initial, wagered, busts, fives, hands) of the first deal, by replaying
+    the reference deal on every card sequence."""
+    totals = np.zeros(6)
+
+    def visit(deal, prob):
         seat = deal.seats[0]
         totals[:] += prob * np.array([deal.net, deal.initial, deal.wagered, seat.busts,
                                       seat.fives, seat.hands])
 
-    walk([], 1.0)
+    replay_deals(rules, player, banker, visit)
     return totals
 
 

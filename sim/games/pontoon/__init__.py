@@ -167,15 +167,19 @@ class PontoonGame(Game[PontoonRules, Tables]):
 
     def round_law_table(self, rules: PontoonRules, table: Tables, progression: ProgressionSpec
                         ) -> tuple[np.ndarray, np.ndarray] | None:
-        """The exact law of a heads-up deal's net in the infinite deck, for table strategies
-        against a banker who draws on his own cards (:mod:`.deal_law`)."""
+        """The exact law of a heads-up deal's net, for table strategies against a banker who
+        draws on his own cards: in the infinite deck (:mod:`.deal_law`) and from a finite
+        pack shuffled every deal, within the work budget (:mod:`.finite_law`)."""
         if progression.kind != FLAT or progression.base != 1.0 or rules.players != 1:
             return None
-        if not rules.infinite_deck:
-            return None
-        from sim.games.pontoon.deal_law import deal_law
+        if rules.infinite_deck:
+            from sim.games.pontoon.deal_law import deal_law
 
-        return deal_law(rules, *table)
+            return deal_law(rules, *table)
+        from sim.games.pontoon.finite_law import deal_law as finite_deal_law
+
+        law = finite_deal_law(rules, *table)
+        return None if law is None else (law.values, law.probs)
 
     # ------------------------------------------------------------------ exact
     def exact(self, rules: PontoonRules, strategy: Any,
@@ -204,15 +208,20 @@ class PontoonGame(Game[PontoonRules, Tables]):
                           progression: ProgressionSpec) -> str:
         if progression.kind != FLAT or progression.base != 1.0:
             return progression_unavailable(progression)
+        if self.table_of(rules, strategy) is None:
+            from sim.games.pontoon.reasons import not_a_table
+
+            return not_a_table(rules, strategy)
         return super().exact_unavailable(rules, strategy, progression)
 
     def exact_table_unavailable(self, rules: PontoonRules, table: Tables,
                                 progression: ProgressionSpec) -> str:
+        from sim.games.pontoon import reasons
+        from sim.games.pontoon.exact_deal import DEFAULT_BUDGET
+
         if not rules.infinite_deck and rules.reshuffle != "every-deal":
-            return ("no exact value: the pack carries over from deal to deal, so each deal "
-                    "depends on the ones before")
-        return ("no exact value: the banker reads the punters' hands and the walk runs past "
-                "its budget")
+            return reasons.carried_pack(rules, *table)
+        return reasons.reads_hands(DEFAULT_BUDGET)
 
     # ---------------------------------------------------------------- report
     def extra_columns(self, stats: Stats) -> dict[str, float]:
@@ -325,6 +334,19 @@ class PontoonGame(Game[PontoonRules, Tables]):
             solver.clear_cache()
             return f"edge {best_player(infinite, stand17).value.edge_per_initial_bet:+.4%}"
 
+        def law(rules: PontoonRules, player: Any, banker: BankerTable) -> Any:
+            from sim.games.pontoon import finite_law
+
+            def run() -> str | None:
+                finite_law.clear_cache()
+                table = player() if callable(player) else player
+                found = finite_law.deal_law(rules, table, banker)
+                return None if found is None else (f"{found.values.size} nets, "
+                                                   f"{found.states:,} states")
+            return run
+
+        every_deal = dataclasses.replace(rules, reshuffle="every-deal")
+        two_hands = dataclasses.replace(rules, max_hands=2)
         return [
             BenchTiming("exact, infinite deck: stick 16 (A8 split) v adaptive",
                         timed(infinite, a8, BankerTable.adaptive(infinite))),
@@ -337,6 +359,12 @@ class PontoonGame(Game[PontoonRules, Tables]):
                 dataclasses.replace(rules, packs=8), every, stand17)),
             BenchTiming("exact, first deal, one pack: stick 16 v adaptive", timed(
                 rules, PlayerTable.threshold(rules, stick=16, soft_stick=18), adaptive)),
+            BenchTiming("exact, first deal, one pack, two hands: A8 split v adaptive", timed(
+                two_hands, a8, adaptive)),
+            BenchTiming("law of a deal, one pack shuffled every deal: optimal v 17", law(
+                every_deal, optimal, stand17)),
+            BenchTiming("law of a deal, 8 packs, two hands: split every pair v 17", law(
+                dataclasses.replace(every_deal, packs=8, max_hands=2), every, stand17)),
         ]
 
     def exact_charts(self, rules: PontoonRules, names: Collection[str] | None = None

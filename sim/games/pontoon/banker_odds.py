@@ -135,3 +135,100 @@ def banker_distribution(rows, ways, values_left, left, infinite):
             p *= falling[rows[i, R_FIRST + 2 * q], rows[i, R_FIRST + 2 * q + 1]]
         out[rows[i, R_SCORE]] += p / total[size]
     return out
+
+
+# A trie node: its parent, the value and multiplicity it adds, then (where a multiset of the
+# structure ends there, he stopping) that multiset's size and score, else size 0.
+T_PARENT, T_VALUE, T_COUNT, T_SIZE, T_SCORE = 0, 1, 2, 3, 4
+
+
+@jit.njit(cache=True)
+def banker_trie(rows, ways):
+    """The multisets a structure stops on, as a trie over (value, multiplicity) pairs in
+    ascending value: (links, weights), one node per distinct prefix, every parent before its
+    children. A multiset's falling-factorial product is its parent's times one factor, so a
+    distribution costs a multiplication per node, not one per pair of every multiset."""
+    n_max = 1
+    for i in range(rows.shape[0]):
+        if rows[i, R_STOPS]:
+            n_max += rows[i, R_PAIRS]
+    links = np.zeros((n_max, 5), dtype=np.int64)
+    weights = np.zeros(n_max)
+    index = Dict.empty(key_type=types.int64, value_type=types.int64)
+    n = 1  # node 0: the empty prefix
+    for i in range(rows.shape[0]):
+        if not rows[i, R_STOPS]:
+            continue
+        node = 0
+        for q in range(rows[i, R_PAIRS]):
+            v, k = rows[i, R_FIRST + 2 * q], rows[i, R_FIRST + 2 * q + 1]
+            code = (node * 11 + v) * (MAX_CARDS + 1) + k
+            if code not in index:
+                index[code] = n
+                links[n, T_PARENT], links[n, T_VALUE], links[n, T_COUNT] = node, v, k
+                n += 1
+            node = index[code]
+        links[node, T_SIZE], links[node, T_SCORE] = rows[i, R_SIZE], rows[i, R_SCORE]
+        weights[node] = ways[i]
+    return links[:n].copy(), weights[:n].copy()
+
+
+@numba.njit(cache=True)
+def trie_distribution(links, weights, values_left, left):
+    """:func:`banker_distribution` from a finite pack of ``left`` cards, more than he can
+    hold (so he stops only where his policy says), by the trie of :func:`banker_trie`."""
+    falling = np.ones((11, MAX_CARDS + 1))
+    for v in range(1, 11):
+        for k in range(1, MAX_CARDS + 1):
+            falling[v, k] = falling[v, k - 1] * max(values_left[v] - k + 1, 0.0)
+    by_size = np.zeros((MAX_CARDS + 1, N_SCORES))
+    product = np.empty(links.shape[0])
+    product[0] = 1.0
+    for j in range(1, links.shape[0]):
+        p = product[links[j, T_PARENT]] * falling[links[j, T_VALUE], links[j, T_COUNT]]
+        product[j] = p
+        if links[j, T_SIZE]:
+            by_size[links[j, T_SIZE], links[j, T_SCORE]] += weights[j] * p
+    out = np.zeros(N_SCORES)
+    total = 1.0
+    for size in range(1, MAX_CARDS + 1):
+        total *= left - size + 1
+        if size >= 2:
+            for s in range(N_SCORES):
+                out[s] += by_size[size, s] / total
+    return out
+
+
+@numba.njit(cache=True)
+def trie_distributions(links, weights, values_left, left, out):
+    """:func:`trie_distribution` for a batch of packs at once (row ``i`` of ``values_left``,
+    ``left[i]`` cards), into ``out[i]``: the batch is the inner loop, one multiplication per
+    node and pack, which the compiler vectorises."""
+    batch = left.shape[0]
+    falling = np.ones((11, MAX_CARDS + 1, batch))
+    for v in range(1, 11):
+        for k in range(1, MAX_CARDS + 1):
+            for i in range(batch):
+                falling[v, k, i] = falling[v, k - 1, i] * max(values_left[i, v] - k + 1, 0.0)
+    by_size = np.zeros((MAX_CARDS + 1, N_SCORES, batch))
+    product = np.empty((links.shape[0], batch))
+    product[0] = 1.0
+    for j in range(1, links.shape[0]):
+        parent = product[links[j, T_PARENT]]
+        factor = falling[links[j, T_VALUE], links[j, T_COUNT]]
+        here = product[j]
+        for i in range(batch):
+            here[i] = parent[i] * factor[i]
+        size = links[j, T_SIZE]
+        if size:
+            target = by_size[size, links[j, T_SCORE]]
+            w = weights[j]
+            for i in range(batch):
+                target[i] += w * here[i]
+    for i in range(batch):
+        total = 1.0
+        for size in range(1, MAX_CARDS + 1):
+            total *= left[i] - size + 1
+            if size >= 2:
+                for s in range(N_SCORES):
+                    out[i, s] += by_size[size, s, i] / total

@@ -14,9 +14,14 @@ from sim.core import (
     jit,
     kernel_cache,  # noqa: F401  (compiled code cached by digest)
 )
-from sim.games.pontoon.banker_odds import banker_distribution, banker_structure
+from sim.games.pontoon.banker_odds import (
+    banker_distribution,
+    banker_structure,
+    banker_trie,
+    trie_distribution,
+)
 from sim.games.pontoon.hand import NO_LIVE_HAND, RI_BANKER_FIVE
-from sim.games.pontoon.rules import VALUES
+from sim.games.pontoon.rules import MAX_CARDS, VALUES
 
 RADIX = 33  # removed cards of one rank: at most 8 packs x 4 suits
 VALUE_RADIX = 129  # removed cards of one value: at most 8 packs x 16 ten-cards
@@ -91,27 +96,59 @@ def value_codes(counts, full, infinite):
     return -1 - lo, -1 - (hi * VALUE_RADIX + tens)
 
 
-@jit.njit(cache=True)  # one compilation whatever constant key a caller passes
-def banker_final(key, counts, full, probs, params, btab, rule_i, fmemo, fvals, smemo, srows,
-                  sways):
-    """Distribution of the banker's final score given the cards left and his signal, times
-    the chance that his two cards are not a pontoon (cached; only values matter to him)."""
-    infinite = params[P_INFINITE] != 0
-    kc = key if (params[P_KEYED] != 0 or key == NO_LIVE_HAND) else 0
-    lo, hi = value_codes(counts, full, infinite)
-    if (lo, hi, kc) in fmemo:
-        return fvals[fmemo[(lo, hi, kc)]]
+@numba.njit(cache=True)
+def value_step(r):
+    """What drawing a card of rank ``r`` subtracts from :func:`value_codes` (lo, hi): the
+    codes of a walk's stock follow its draws without a pass over the ranks."""
+    if r < 5:
+        return VALUE_RADIX ** (4 - r), 0
+    if r < 9:
+        return 0, VALUE_RADIX ** (9 - r)
+    return 0, 1
+
+
+@jit.njit(cache=True)
+def banker_structure_of(kc, params, btab, rule_i, smemo, srows, sways):
+    """The index in ``srows``/``sways`` of the banker's structure for signal key ``kc``
+    (:func:`~sim.games.pontoon.banker_odds.banker_structure`, built once); its trie
+    (:func:`~sim.games.pontoon.banker_odds.banker_trie`) is at the next index."""
     if kc not in smemo:
         rows, ways = banker_structure(kc, btab, params[P_KEYED] != 0,
                                       rule_i[RI_BANKER_FIVE] != 0)
         smemo[kc] = len(srows)
         srows.append(rows)
         sways.append(ways)
-    s = smemo[kc]
+        links, weights = banker_trie(rows, ways)
+        srows.append(links)
+        sways.append(weights)
+    return smemo[kc]
+
+
+@jit.njit(cache=True)  # one compilation whatever constant key a caller passes
+def banker_law(kc, counts, probs, params, btab, rule_i, smemo, srows, sways):
+    """Distribution of the banker's final score given the cards left and the signal key
+    ``kc`` he reads, times the chance that his two cards are not a pontoon (not cached; his
+    structure for ``kc`` is, in ``smemo``, ``srows`` and ``sways``)."""
+    infinite = params[P_INFINITE] != 0
+    s = banker_structure_of(kc, params, btab, rule_i, smemo, srows, sways)
     values_left = np.zeros(11)
     for r in range(13):
         values_left[VALUES[r]] += probs[r] if infinite else counts[r]
-    out = banker_distribution(srows[s], sways[s], values_left, counts[13], infinite)
+    if infinite or counts[13] <= MAX_CARDS:  # he may run out of cards
+        return banker_distribution(srows[s], sways[s], values_left, counts[13], infinite)
+    return trie_distribution(srows[s + 1], sways[s + 1], values_left, counts[13])
+
+
+@jit.njit(cache=True)  # one compilation whatever constant key a caller passes
+def banker_final(key, counts, full, probs, params, btab, rule_i, fmemo, fvals, smemo, srows,
+                  sways):
+    """Distribution of the banker's final score given the cards left and his signal, times
+    the chance that his two cards are not a pontoon (cached; only values matter to him)."""
+    kc = key if (params[P_KEYED] != 0 or key == NO_LIVE_HAND) else 0
+    lo, hi = value_codes(counts, full, params[P_INFINITE] != 0)
+    if (lo, hi, kc) in fmemo:
+        return fvals[fmemo[(lo, hi, kc)]]
+    out = banker_law(kc, counts, probs, params, btab, rule_i, smemo, srows, sways)
     fmemo[(lo, hi, kc)] = len(fvals)
     fvals.append(out)
     return out
