@@ -3,8 +3,9 @@
 Rules and the discard view: :mod:`.rules`; the show scorer: :mod:`.score`; exact
 distributions by enumeration: :mod:`.exact`; the source texts' statistics: :mod:`.statistics`;
 discard policies and the exact values they choose by: :mod:`.policy`; the reference deal:
-:mod:`.deal`; the compiled kernel: :mod:`.kernel`. The rules as modelled:
-``docs/rules/cribbage.md``.
+:mod:`.deal`; the compiled kernel: :mod:`.kernel`; exact whole-deal values under discard and
+play policies: :mod:`.values` (the keep laws :mod:`.laws`, both players' :mod:`.joint`, the
+play of random keeps :mod:`.play_exact`). The rules as modelled: ``docs/rules/cribbage.md``.
 
 **A round is a deal** (the show, and the play where ``rules.pegging``): every seat lays away to
 the crib by the same strategy, the starter is cut, hands and crib are shown. Its ``net`` is
@@ -13,14 +14,17 @@ hand, or the dealer's hand, crib and heels (with partners, the side's hands). Cr
 stake and no house, so the initial stake and the amount wagered are zero and the edge columns
 are NaN; ``push_freq`` is the chance the seat scores nothing. The game columns carry the
 figures: ``mean_points`` with its standard error ``points_se``, ``exact_points`` and
-``z_points`` where the whole deal's expectation is known exactly (the random keep,
-``first-cards``, for either seat; any policy for the pone when five cards are dealt),
-``mean_hand`` (the seat's own hand) beside ``hand_ev`` (the mean of the exact expected hand of
-each keep over every starter: the same expectation with less noise),
+``z_points`` where the chunks carry the exact value (the random keep, ``first-cards``, for
+either seat; any policy for the pone when five cards are dealt), ``mean_hand`` (the seat's
+own hand) beside ``hand_ev`` (the mean of the exact expected hand of each keep over every
+starter: the same expectation with less noise),
 ``mean_crib``, ``dealer_points``, ``pone_points``, ``dealer_lead`` (their difference),
 ``p_hand_0``, ``p_hand_24``, ``p_hand_28``, ``p_hand_29``; with ``pegging`` (two players),
 the play is pegged by the strategy's ``play`` policy and counts in the points, with the
-columns ``peg_pone``, ``peg_dealer`` and ``p_dealer_pegs_nothing``.
+columns ``peg_pone``, ``peg_dealer`` and ``p_dealer_pegs_nothing``. Every row with an
+exact whole-deal value (:mod:`.values`: six-card deals under any policy but the first legal
+card's play, by walks over every pair of hands) has it in the report's ``exact_mean_net`` and
+``z_mean_net``.
 """
 
 from __future__ import annotations
@@ -46,18 +50,18 @@ from sim.games.cribbage.exact import (
     mean_and_sd,
     show_counts,
 )
+from sim.games.cribbage.joint import deal_values
 from sim.games.cribbage.kernel import HAND_BINS, score_deals, simulate_policy
 from sim.games.cribbage.policy import (
     DiscardPolicy,
     choose,
     crib_table,
-    crib_weight_of,
-    exact_policy_hand,
     expected_hand,
 )
 from sim.games.cribbage.rules import PRESETS, CribbageRules, CribbageView
 from sim.games.cribbage.score import card_names, parse_cards, show_breakdown, show_score
 from sim.games.cribbage.statistics import one_in, source_statistics
+from sim.games.cribbage.values import exact_value, unavailable
 
 __all__ = [
     "GAME", "PRESETS", "CribbageGame", "CribbageRules", "CribbageView", "DealResult",
@@ -82,27 +86,16 @@ class PolicyPlayer:
 
 
 def exact_points(rules: CribbageRules, policy: DiscardPolicy | None) -> float | None:
-    """The exact mean points of the followed seat per deal, where known.
-
-    For the random keep (``"first"``) every hand is a random hand and the crib a random crib,
-    so the means of the enumerated distributions add (his heels: 2 x 4/52). For the pone
-    under any policy with five cards dealt, the expected hand of his keep, over every deal of
-    five cards to him (:func:`~sim.games.cribbage.policy.exact_policy_hand`); six and seven
-    cards make too many deals for that walk, and the dealer's crib depends on both players'
-    choices, so those are simulated only."""
-    if policy is None:
+    """The exact mean points of the followed seat per deal that the chunks carry beside their
+    sums (for ``exact_points`` and ``z_points``): those that need no walk over pairs of hands,
+    the random keep and any policy for the pone with five cards dealt, without the play.
+    Every exact value is :func:`.values.exact_value`."""
+    if policy is None or rules.pegging:
         return None
-    if policy.kind != "first":
-        if rules.cards_dealt != 5 or rules.seat != "pone":
-            return None
-        seats = (1, 3) if rules.team else (1,)
-        return sum(exact_policy_hand(5, rules.hand_size, policy.kind,
-                                     crib_weight_of(s, rules.team, policy)) for s in seats)
-    hand = float(mean_and_sd(hand_counts(rules.hand_size))[0])
-    hands = hand * (2 if rules.team else 1)
-    if rules.seat == "pone":
-        return hands
-    return hands + float(mean_and_sd(hand_counts(4, True))[0]) + 2 / 13
+    if policy.kind != "first" and (rules.cards_dealt != 5 or rules.seat != "pone"):
+        return None
+    value = exact_value(rules, policy)
+    return None if value is None else value.mean_net
 
 
 def _counters(deal: DealResult, rules: CribbageRules) -> dict[str, float]:
@@ -154,12 +147,14 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
 
     def exact_table(self, rules: CribbageRules, table: DiscardPolicy,
                     progression: ProgressionSpec) -> ExactValue | None:
-        """The exact mean points per deal where known (the random keep); no stake, so no
-        edge."""
-        if rules.pegging:
-            return None  # the play is simulated only
-        value = exact_points(rules, table)
-        return None if value is None else ExactValue(value, None, None)
+        """The exact mean points per deal where known (:func:`.values.exact_value`); no
+        stake, so no edge."""
+        return exact_value(rules, table)
+
+    def exact_table_unavailable(self, rules: CribbageRules, table: DiscardPolicy,
+                                progression: ProgressionSpec) -> str:
+        return unavailable(rules, table) or super().exact_table_unavailable(rules, table,
+                                                                            progression)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters
@@ -202,8 +197,10 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
         lines = [f"{'variant':<16}{'strategy':<18}{'points':>9}{'± se':>8}{'exact':>9}"
                  f"{'z':>7}{'hand':>8}{'hand ev':>9}{'crib':>7}{'dealer lead':>13}"]
         for _, r in frame.iterrows():
-            exact = "" if math.isnan(r.exact_points) else f"{r.exact_points:.4f}"
-            z = "" if math.isnan(r.z_points) else f"{r.z_points:+.2f}"
+            # the exact value of every exact row (exact_points: those the chunks carry)
+            value, score = r.get("exact_mean_net", math.nan), r.get("z_mean_net", math.nan)
+            exact = "" if math.isnan(value) else f"{value:.4f}"
+            z = "" if math.isnan(score) else f"{score:+.2f}"
             lines.append(f"{r.variant:<16}{r.strategy:<18}{r.mean_points:>9.4f}"
                          f"{r.points_se:>8.4f}{exact:>9}{z:>7}{r.mean_hand:>8.3f}"
                          f"{r.hand_ev:>9.3f}{r.mean_crib:>7.3f}{r.dealer_lead:>13.3f}")
@@ -348,9 +345,16 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
             p = Fraction(int(counts[29]), int(counts.sum()))
             return f"{int(counts.sum()):,} (deal, starter) pairs; P(29) = {one_in(p)}"
 
+        def deals() -> str:
+            values = deal_values.__wrapped__(("hand", 0.0), ("hand", 0.0))
+            return (f"crib {values.crib:.4f}; the dealer pegs "
+                    f"{values.play('greedy')[1]:.4f} (greedy)")
+
         return [BenchTiming("every six-card hand with every starter", hands),
                 BenchTiming("every seven-card hand with every starter", seven),
-                BenchTiming("best keep of every six-card deal, every starter", game)]
+                BenchTiming("best keep of every six-card deal, every starter", game),
+                BenchTiming("every deal under the best hand: crib and keeps' joint law",
+                            deals)]
 
 
 GAME = CribbageGame()

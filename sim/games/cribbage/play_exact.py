@@ -6,7 +6,9 @@ cautious: :mod:`.pegging`) pegs the same for every choice of suits. So the expec
 a sum over pairs of rank multisets (kappa for the pone, lambda for the dealer), each weighted
 by the number of pairs of hands with those ranks, prod over ranks of C(4, kappa_r) C(4 -
 kappa_r, lambda_r), of C(52, 4) C(48, 4) pairs in all: 1,820 multisets a hand, 3.1 million
-pairs that fit the pack, each played once by :func:`~.pegging.kernel_peg`.
+pairs that fit the pack, read from the play of every pair of multisets
+(:func:`play_table`, 3.3 million plays of :func:`~.pegging.kernel_peg`), which the play of
+policy keeps (:mod:`.joint`) reads too.
 """
 
 from __future__ import annotations
@@ -26,24 +28,62 @@ KEPT = 4
 
 
 @functools.cache
-def _multisets() -> np.ndarray:
-    """Every multiset of four ranks (at most four of one), increasing, as rows."""
-    rows = [m for m in itertools.combinations_with_replacement(range(13), KEPT)
-            if max(m.count(r) for r in m) <= 4]
-    return np.array(rows, dtype=np.int64)
+def keep_types() -> np.ndarray:
+    """Every multiset of four ranks, increasing, as rows: the types of keep the play reads.
+    Read-only."""
+    rows = np.array(list(itertools.combinations_with_replacement(range(13), KEPT)),
+                    dtype=np.int64)
+    rows.setflags(write=False)
+    return rows
+
+
+@functools.cache
+def type_of_key() -> np.ndarray:
+    """The row of :func:`keep_types` of four ranks given as base-13 digits, increasing (-1 for
+    other keys). Read-only."""
+    out = np.full(13 ** KEPT, -1, dtype=np.int64)
+    out[keep_types() @ (13 ** np.arange(KEPT - 1, -1, -1))] = np.arange(len(keep_types()))
+    out.setflags(write=False)
+    return out
 
 
 @numba.njit(cache=True)
-def _random_keep_play(multisets, plays, binom, pack_ranks):
+def _play_table(multisets, plays, out):
+    """The pone's and the dealer's points in the play of every pair of keeps (rank multisets;
+    pairs the pack cannot hold are played all the same)."""
+    sequence = np.empty(16, dtype=np.int64)
+    held = np.empty((2, KEPT), dtype=np.bool_)
+    for i in range(multisets.shape[0]):
+        for j in range(multisets.shape[0]):
+            out[i, j, 0], out[i, j, 1] = kernel_peg(multisets[i], multisets[j], plays,
+                                                    sequence, held)
+
+
+@functools.cache
+def play_table(play: str, dealer_play: str = "") -> np.ndarray:
+    """``table[kappa, lambda]``: the points the pone (0) and the dealer (1) peg when the pone
+    keeps the ranks of multiset kappa (:func:`keep_types`) and lays them by ``play``, the
+    dealer lambda by ``dealer_play`` (by ``play`` if empty); policies that read ranks only.
+    Read-only."""
+    if "first" in (play, dealer_play):
+        raise ValueError("the first legal card depends on the order held, not on ranks only")
+    plays = np.array([PLAYS.index(play), PLAYS.index(dealer_play or play)], dtype=np.int64)
+    multisets = keep_types()
+    out = np.zeros((len(multisets), len(multisets), 2), dtype=np.int16)
+    _play_table(multisets, plays, out)
+    out.setflags(write=False)
+    return out
+
+
+@numba.njit(cache=True)
+def _random_keep_play(multisets, table, binom, pack_ranks):
     """Sums over every pair of disjoint four-card hands of the pack (``pack_ranks[r]`` cards
-    of rank r) of the pone's and the dealer's points in the play."""
+    of rank r) of the pone's and the dealer's points in the play (``table``)."""
     n = multisets.shape[0]
     counts = np.zeros((n, 13), dtype=np.int64)
     for i in range(n):
         for r in multisets[i]:
             counts[i, r] += 1
-    sequence = np.empty(16, dtype=np.int64)
-    held = np.empty((2, KEPT), dtype=np.bool_)
     pone_total = 0
     dealer_total = 0
     for i in range(n):
@@ -57,11 +97,8 @@ def _random_keep_play(multisets, plays, binom, pack_ranks):
             for r in range(13):
                 if counts[j, r]:
                     ways *= binom[pack_ranks[r] - counts[i, r], counts[j, r]]
-            if ways == 0:
-                continue
-            pone, dealer = kernel_peg(multisets[i], multisets[j], plays, sequence, held)
-            pone_total += ways * pone
-            dealer_total += ways * dealer
+            pone_total += ways * table[i, j, 0]
+            dealer_total += ways * table[i, j, 1]
     return pone_total, dealer_total
 
 
@@ -72,11 +109,8 @@ def random_keep_play(play: str, dealer_play: str = "",
     random cards of the pack (``pack_ranks[r]`` cards of rank r: a smaller pack is for tests)
     and lay them by ``play`` (the dealer by ``dealer_play`` if given): greedy or cautious,
     which read ranks only."""
-    if "first" in (play, dealer_play):
-        raise ValueError("the first legal card depends on the order held, not on ranks only")
-    plays = np.array([PLAYS.index(play), PLAYS.index(dealer_play or play)], dtype=np.int64)
     binom = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
-    pone, dealer = _random_keep_play(_multisets(), plays, binom,
+    pone, dealer = _random_keep_play(keep_types(), play_table(play, dealer_play), binom,
                                      np.array(pack_ranks, dtype=np.int64))
     n = sum(pack_ranks)
     pairs = math.comb(n, KEPT) * math.comb(n - KEPT, KEPT)

@@ -26,7 +26,12 @@ from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import Stats
 from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
-from sim.games.gin_rummy.exact import deadwood_counts, deadwood_moments, gin_probability
+from sim.games.gin_rummy.exact import (
+    deadwood_counts,
+    deadwood_distribution_counts,
+    deadwood_moments,
+    gin_probability,
+)
 from sim.games.gin_rummy.kernel import simulate_hands
 from sim.games.gin_rummy.melds import deadwood
 from sim.games.gin_rummy.rules import PRESETS, GinRules
@@ -180,11 +185,13 @@ class GinGame(Game[GinRules, GinRules]):
 
     def bench_timings(self) -> list[BenchTiming]:
         def gin() -> str:
-            deadwood_counts.cache_clear()
+            deadwood_distribution_counts.cache_clear()
             p = gin_probability()
-            return f"P(gin) = {p.numerator}/{p.denominator} = 1 in {float(1 / p):,.0f}"
+            mean, _ = deadwood_moments()
+            return (f"P(gin) = {p.numerator}/{p.denominator} = 1 in {float(1 / p):,.0f}; "
+                    f"mean deadwood {float(mean):.4f}")
 
-        return [BenchTiming("every ten-card hand counted for gin", gin)]
+        return [BenchTiming("every ten-card hand counted by its deadwood", gin)]
 
 
 GAME = GinGame()
