@@ -172,7 +172,7 @@ class DealValues:
                 float(np.sum(self.keeps * table[:, :, 1])))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)  # 26 MB a policy pair (the keeps' law)
 def deal_values(pone: tuple[str, float], dealer: tuple[str, float],
                 ranks: tuple[int, ...] = tuple(range(13)), suits: int = N_SUITS) -> DealValues:
     """The exact mean crib, and the joint law of the two keeps' ranks, when the pone discards

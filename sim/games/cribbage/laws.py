@@ -186,7 +186,7 @@ def _choose_all(reps, kind, weight, profile, crib2, keeps, drops, masks):
                                work)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)  # 8 MB a policy
 def rep_choices(kind: str, weight: float, ranks: tuple[int, ...] = tuple(range(13)),
                 suits: int = N_SUITS) -> np.ndarray:
     """The tied keeps (masks) a policy of ``kind`` with crib ``weight`` makes from each

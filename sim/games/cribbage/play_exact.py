@@ -59,7 +59,7 @@ def _play_table(multisets, plays, out):
                                                     sequence, held)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)  # 13 MB a pair of play policies
 def play_table(play: str, dealer_play: str = "") -> np.ndarray:
     """``table[kappa, lambda]``: the points the pone (0) and the dealer (1) peg when the pone
     keeps the ranks of multiset kappa (:func:`keep_types`) and lays them by ``play``, the

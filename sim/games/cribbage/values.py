@@ -33,9 +33,9 @@ from sim.games.cribbage.rules import CribbageRules
 HEELS = Fraction(2, 13)  # two for his heels, the starter a jack 4 times in 52
 RANK_PLAYS = ("greedy", "cautious")  # play policies that read ranks only
 FIRST_PLAY = ("no exact value: the first legal card is laid in the order held, and where keeps "
-              "tie the order dealt also picks the keep; the play would need every pair of "
-              "ordered keeps (28,561 x 28,561 = 816 million plays, about 7 minutes at the 2 "
-              "million plays a second measured) and each hand's 720 orders with its keep")
+              "tie the order dealt also picks the keep, so the walk would carry ordered keeps: "
+              "28,561 a player, a joint law of 816 million pairs (6.5 GB) and as many plays "
+              "(about 7 minutes at the 2 million a second measured)")
 
 
 def _plays(rules: CribbageRules, policy: DiscardPolicy) -> tuple[str, str]:
