@@ -54,8 +54,9 @@ of one card more, so X(T) is the sum of X(T + x) over the cards x, divided by 6 
 X(T + x) is its representative's with the suits relabelled (the keep types, ranks only, are
 passed down the same way from each representative to the sets it holds). For T of six cards
 P = D = T. The sets below four cards are few; those of four and five cards, 16,432 and
-134,459 representatives, read 18.5 and 6.3 million hands, and these reads (of a table of
-every hand's law, 20 million bytes, in no order a cache keeps) take most of the time.
+134,459 representatives, add up the laws of 18.5 and 6.3 million hands, which with the
+table of every hand's law (20.4 million hands, each from its class's representative) takes
+most of the time.
 
 The laws weigh each keep by its count out of the 720 orders dealt, so the sums carry a factor
 720 per player. They are kept in float64: the features are whole numbers below 2^53, and only
@@ -216,10 +217,9 @@ def deal_values(pone: tuple[str, float], dealer: tuple[str, float],
     above = np.zeros((len(fours), overlap.FEATURES))
     for k, sets, weights, stored in ((5, fives, five_weights, np.zeros((1, overlap.FEATURES))),
                                      (4, fours, four_weights, above)):
-        order = np.argsort(_colex_of(sets, pos_of, binom))
         value = overlap.supersets(
-            sets, weights, k, order, pack, pos_of, binom, all_pone, all_dealer, same,
-            mask_pone, mask_dealer, table, known, ORDERS, KEEPS, DROPS, pair_of, type_of,
+            sets, weights, k, pack, pos_of, binom, all_pone, all_dealer, same, mask_pone,
+            mask_dealer, table, known, ORDERS, KEEPS, DROPS, pair_of, type_of,
             points, rbar, pack_suits, joint, stored, three_index, three_weights, types)
         total += value if k % 2 == 0 else -value
     above_index = _rep_index(fours, pos_of, binom, n)

@@ -113,58 +113,58 @@ def nobs_sum(reps, weights, masks, table, known, orders, keeps, drops, pack_suit
 
 
 @numba.njit(cache=True, inline="always")
-def _add_keep(hand, extras, m, j, weight, keeps, drops, pair_of, type_of, suits_base, b, role,
+def _add_keep(hand, extras, m, j, weight, keeps, drops, pair_of, type_of, suits_base, role,
               cnt, touched, hist, listed, flush, flush_held, kcnt, ktouched, counts):
     """Add keep ``j`` of ``hand`` (T with the cards ``extras[:m]``) with ``weight`` to player
-    ``role``'s features of the set T in place ``b`` of the block; ``counts[b, role]`` holds
-    how many pairs are ``touched``, hist entries ``listed`` and keep types ``ktouched``."""
+    ``role``'s features; ``counts[role]`` holds how many pairs are ``touched``, hist entries
+    ``listed`` and keep types ``ktouched``."""
     c0 = hand[drops[j, 0]]
     c1 = hand[drops[j, 1]]
     a = pair_of[c0 // N_SUITS, c1 // N_SUITS]
-    if cnt[b, role, a] == 0:
-        touched[b, role, counts[b, role, 0]] = a
-        counts[b, role, 0] += 1
-    cnt[b, role, a] += weight
+    if cnt[role, a] == 0:
+        touched[role, counts[role, 0]] = a
+        counts[role, 0] += 1
+    cnt[role, a] += weight
     for t in range(m):
         key = a * 13 + extras[t] // N_SUITS
-        if hist[b, role, key] == 0:
-            listed[b, role, counts[b, role, 1]] = key
-            counts[b, role, 1] += 1
-        hist[b, role, key] += weight
+        if hist[role, key] == 0:
+            listed[role, counts[role, 1]] = key
+            counts[role, 1] += 1
+        hist[role, key] += weight
     s = c0 % N_SUITS
     if c1 % N_SUITS == s:
-        held = suits_base[b, s]
+        held = suits_base[s]
         for t in range(m):
             if extras[t] % N_SUITS == s:
                 held += 1
-        flush[b, role, s] += weight
-        flush_held[b, role, s] += weight * held
+        flush[role, s] += weight
+        flush_held[role, s] += weight * held
     key = 0
     for i in range(KEPT):
         key = key * 13 + hand[keeps[j, i]] // N_SUITS
     kappa = type_of[key]
-    if kcnt[b, role, kappa] == 0:
-        ktouched[b, role, counts[b, role, 2]] = kappa
-        counts[b, role, 2] += 1
-    kcnt[b, role, kappa] += weight
+    if kcnt[role, kappa] == 0:
+        ktouched[role, counts[role, 2]] = kappa
+        counts[role, 2] += 1
+    kcnt[role, kappa] += weight
 
 
 @numba.njit(cache=True, inline="always")
 def _add_hand(hand, extras, m, code, mask_of, table, known, orders, keeps, drops, pair_of,
-              type_of, suits_base, b, role, cnt, touched, hist, listed, flush, flush_held,
-              kcnt, ktouched, counts):
+              type_of, suits_base, role, cnt, touched, hist, listed, flush, flush_held, kcnt,
+              ktouched, counts):
     """Add one hand's keeps, by its law (``code``: see :func:`propagate`), to a player's
     features."""
     if code < N_KEEPS:  # one keep: taken in every order
         _add_keep(hand, extras, m, code, ORDERS720, keeps, drops, pair_of, type_of,
-                  suits_base, b, role, cnt, touched, hist, listed, flush, flush_held, kcnt,
+                  suits_base, role, cnt, touched, hist, listed, flush, flush_held, kcnt,
                   ktouched, counts)
         return
     law = tie_law(mask_of[code], table, known, orders, keeps)
     for j in range(N_KEEPS):
         if law[j]:
             _add_keep(hand, extras, m, j, law[j], keeps, drops, pair_of, type_of, suits_base,
-                      b, role, cnt, touched, hist, listed, flush, flush_held, kcnt, ktouched,
+                      role, cnt, touched, hist, listed, flush, flush_held, kcnt, ktouched,
                       counts)
 
 
@@ -191,43 +191,34 @@ def _below_index(cards, k, pos_of, binom, rep_index, rep, relabel):
     return rep_index[index]
 
 
-BLOCK = 16  # sets scanned together: their supersets' laws lie near each other in the table
-
-
 @numba.njit(cache=True)
-def supersets(reps, weights, k, order, pack, pos_of, binom, all_pone, all_dealer, same,
-              mask_pone, mask_dealer, table, known, orders, keeps, drops, pair_of, type_of,
-              points, rbar, pack_suits, joint, stored, below_index, below_weights,
-              below_types):
+def supersets(reps, weights, k, pack, pos_of, binom, all_pone, all_dealer, same, mask_pone,
+              mask_dealer, table, known, orders, keeps, drops, pair_of, type_of, points, rbar,
+              pack_suits, joint, stored, below_index, below_weights, below_types):
     """The sets T of k = 4 or 5 cards (representatives, with their weights): returns the sum
     of the crib's F(T) (weighted) and adds the keep types', with the sign (-1)^k, into
-    ``joint``. With k = 4 each T's crib features go, contracted, into ``stored[t]``, and
-    its keep types down into ``below_types`` (the sets of three cards: each gets, from every
-    T of its orbit that holds it, 1/3 of T's types). With ``same`` the two players' laws are
-    one (the same policy) and the pone's sums serve both.
-
-    The sets are taken in ``order`` (of their colex index) by blocks of :data:`BLOCK`, and
-    each choice of the cards added is tried on every set of the block: sets next in that order
-    share their highest cards, so the hands read for one choice lie near each other in the
-    table of every hand's law."""
+    ``joint``. With k = 4 each T's crib features go, contracted, into ``stored[t]``, and its
+    keep types down into ``below_types`` (the sets of three cards: each gets, from every T of
+    its orbit that holds it, 1/3 of T's types). With ``same`` the two players' laws are one
+    (the same policy) and the pone's sums serve both."""
     n = pack.shape[0]
     m = DEALT - k
     sign = 1.0 if k % 2 == 0 else -1.0
-    cnt = np.zeros((BLOCK, 2, N_PAIRS))
-    touched = np.zeros((BLOCK, 2, N_PAIRS), dtype=np.int64)
-    hist = np.zeros((BLOCK, 2, N_PAIRS * 13))
-    listed = np.zeros((BLOCK, 2, N_PAIRS * 13), dtype=np.int64)
-    flush = np.zeros((BLOCK, 2, N_SUITS))
-    flush_held = np.zeros((BLOCK, 2, N_SUITS))
-    kcnt = np.zeros((BLOCK, 2, N_TYPES))
-    ktouched = np.zeros((BLOCK, 2, N_TYPES), dtype=np.int64)
-    counts = np.zeros((BLOCK, 2, 3), dtype=np.int64)
-    bits = np.zeros(BLOCK, dtype=np.int64)
-    base_ranks = np.zeros((BLOCK, 13), dtype=np.int64)
-    suits_base = np.zeros((BLOCK, N_SUITS), dtype=np.int64)
+    cnt = np.zeros((2, N_PAIRS))
+    touched = np.zeros((2, N_PAIRS), dtype=np.int64)
+    hist = np.zeros((2, N_PAIRS * 13))
+    listed = np.zeros((2, N_PAIRS * 13), dtype=np.int64)
+    flush = np.zeros((2, N_SUITS))
+    flush_held = np.zeros((2, N_SUITS))
+    kcnt = np.zeros((2, N_TYPES))
+    ktouched = np.zeros((2, N_TYPES), dtype=np.int64)
+    counts = np.zeros((2, 3), dtype=np.int64)
+    base_ranks = np.zeros(13, dtype=np.int64)
+    suits_base = np.zeros(N_SUITS, dtype=np.int64)
     hand = np.empty(DEALT, dtype=np.int64)
     extras = np.empty(2, dtype=np.int64)
     x_idx = np.zeros(2, dtype=np.int64)
+    rest = np.empty(n, dtype=np.int64)
     rank_sum = np.empty((2, N_PAIRS))
     part = np.empty(3, dtype=np.int64)
     rep = np.empty(3, dtype=np.int64)
@@ -235,106 +226,101 @@ def supersets(reps, weights, k, order, pack, pos_of, binom, all_pone, all_dealer
     roles = 1 if same else 2
     dealer = 0 if same else 1
     total = 0.0
-    for first in range(0, reps.shape[0], BLOCK):
-        size = min(BLOCK, reps.shape[0] - first)
-        for b in range(size):
-            base = reps[order[first + b]]
-            bits[b] = 0
-            base_ranks[b, :] = 0
-            suits_base[b, :] = 0
-            for i in range(k):
-                bits[b] |= np.int64(1) << pos_of[base[i]]
-                base_ranks[b, base[i] // N_SUITS] += 1
-                suits_base[b, base[i] % N_SUITS] += 1
+    for t in range(reps.shape[0]):
+        base = reps[t]
+        base_ranks[:] = 0
+        suits_base[:] = 0
+        for i in range(k):
+            base_ranks[base[i] // N_SUITS] += 1
+            suits_base[base[i] % N_SUITS] += 1
+        r = 0
+        i = 0
+        for x in range(n):  # the cards T lacks
+            while i < k and base[i] < pack[x]:
+                i += 1
+            if i < k and base[i] == pack[x]:
+                continue
+            rest[r] = pack[x]
+            r += 1
         for i in range(m):
             x_idx[i] = i
         while True:
-            extra_bits = np.int64(0)
+            # the hand: T with the extras, in order, and its colex index
             for i in range(m):
-                extras[i] = pack[x_idx[i]]
-                extra_bits |= np.int64(1) << x_idx[i]
-            for b in range(size):
-                if bits[b] & extra_bits:
-                    continue
-                base = reps[order[first + b]]
-                # the hand: T with the extras, in order, and its colex index
-                a_i = 0
-                e_i = 0
-                index = 0
-                for slot in range(DEALT):
-                    if e_i >= m or (a_i < k and base[a_i] < extras[e_i]):
-                        hand[slot] = base[a_i]
-                        a_i += 1
-                    else:
-                        hand[slot] = extras[e_i]
-                        e_i += 1
-                    index += binom[pos_of[hand[slot]], slot + 1]
-                for role in range(roles):
-                    if role == 0:
-                        code, mask_of = all_pone[index], mask_pone
-                    else:
-                        code, mask_of = all_dealer[index], mask_dealer
-                    _add_hand(hand, extras, m, code, mask_of, table, known, orders, keeps,
-                              drops, pair_of, type_of, suits_base, b, role, cnt, touched, hist,
-                              listed, flush, flush_held, kcnt, ktouched, counts)
+                extras[i] = rest[x_idx[i]]
+            a_i = 0
+            e_i = 0
+            index = 0
+            for slot in range(DEALT):
+                if e_i >= m or (a_i < k and base[a_i] < extras[e_i]):
+                    hand[slot] = base[a_i]
+                    a_i += 1
+                else:
+                    hand[slot] = extras[e_i]
+                    e_i += 1
+                index += binom[pos_of[hand[slot]], slot + 1]
+            for role in range(roles):
+                if role == 0:
+                    code, mask_of = all_pone[index], mask_pone
+                else:
+                    code, mask_of = all_dealer[index], mask_dealer
+                _add_hand(hand, extras, m, code, mask_of, table, known, orders, keeps, drops,
+                          pair_of, type_of, suits_base, role, cnt, touched, hist, listed,
+                          flush, flush_held, kcnt, ktouched, counts)
             i = m - 1
-            while i >= 0 and x_idx[i] == n - m + i:
+            while i >= 0 and x_idx[i] == r - m + i:
                 i -= 1
             if i < 0:
                 break
             x_idx[i] += 1
             for j in range(i + 1, m):
                 x_idx[j] = x_idx[j - 1] + 1
-        for b in range(size):
-            t = order[first + b]
-            total += weights[t] * _close_set(
-                b, t, k, reps[t], roles, dealer, cnt, touched, hist, listed, flush, flush_held,
-                kcnt, ktouched, counts, base_ranks[b], points, rbar, pack_suits,
-                stored[t] if k == 4 else stored[0], rank_sum)
-            _pair_types(kcnt[b], ktouched[b], counts[b], dealer, sign * weights[t], joint)
-            if k == 4:
-                base = reps[t]
-                for leave in range(k):  # the sets of three cards T holds
-                    p = 0
-                    for i in range(k):
-                        if i != leave:
-                            part[p] = base[i]
-                            p += 1
-                    s_row = _below_index(part, 3, pos_of, binom, below_index, rep, relabel)
-                    share = weights[t] / (3.0 * below_weights[s_row])
-                    for role in range(roles):
-                        for i in range(counts[b, role, 2]):
-                            kappa = ktouched[b, role, i]
-                            below_types[s_row, role, kappa] += share * kcnt[b, role, kappa]
-            for role in range(roles):
-                for i in range(counts[b, role, 0]):
-                    cnt[b, role, touched[b, role, i]] = 0.0
-                for i in range(counts[b, role, 1]):
-                    hist[b, role, listed[b, role, i]] = 0.0
-                for i in range(counts[b, role, 2]):
-                    kcnt[b, role, ktouched[b, role, i]] = 0.0
-                flush[b, role, :] = 0.0
-                flush_held[b, role, :] = 0.0
-                counts[b, role, :] = 0
+        total += weights[t] * _close_set(
+            roles, dealer, cnt, touched, hist, listed, flush, flush_held, counts, base_ranks,
+            points, rbar, pack_suits, stored[t] if k == 4 else stored[0], rank_sum)
+        _pair_types(kcnt, ktouched, counts, dealer, sign * weights[t], joint)
+        if k == 4:
+            for leave in range(k):  # the sets of three cards T holds
+                p = 0
+                for i in range(k):
+                    if i != leave:
+                        part[p] = base[i]
+                        p += 1
+                s_row = _below_index(part, 3, pos_of, binom, below_index, rep, relabel)
+                share = weights[t] / (3.0 * below_weights[s_row])
+                for role in range(roles):
+                    for i in range(counts[role, 2]):
+                        kappa = ktouched[role, i]
+                        below_types[s_row, role, kappa] += share * kcnt[role, kappa]
+        for role in range(roles):
+            for i in range(counts[role, 0]):
+                cnt[role, touched[role, i]] = 0.0
+            for i in range(counts[role, 1]):
+                hist[role, listed[role, i]] = 0.0
+            for i in range(counts[role, 2]):
+                kcnt[role, ktouched[role, i]] = 0.0
+            flush[role, :] = 0.0
+            flush_held[role, :] = 0.0
+            counts[role, :] = 0
     return total
 
 
 @numba.njit(cache=True)
-def _close_set(b, t, k, base, roles, dealer, cnt, touched, hist, listed, flush, flush_held,
-               kcnt, ktouched, counts, base_ranks, points, rbar, pack_suits, row, rank_sum):
+def _close_set(roles, dealer, cnt, touched, hist, listed, flush, flush_held, counts,
+               base_ranks, points, rbar, pack_suits, row, rank_sum):
     """A scanned set's crib features, contracted into ``row``; returns its crib F(T)."""
     for role in range(roles):
-        _rank_part(cnt[b, role], touched[b, role], counts[b, role, 0], hist[b, role],
-                   listed[b, role], counts[b, role, 1], base_ranks, points, rank_sum[role])
-    row[:N_PAIRS] = cnt[b, 0]
+        _rank_part(cnt[role], touched[role], counts[role, 0], hist[role], listed[role],
+                   counts[role, 1], base_ranks, points, rank_sum[role])
+    row[:N_PAIRS] = cnt[0]
     row[N_PAIRS:2 * N_PAIRS] = rank_sum[0]
-    row[2 * N_PAIRS + 8:3 * N_PAIRS + 8] = cnt[b, dealer]
+    row[2 * N_PAIRS + 8:3 * N_PAIRS + 8] = cnt[dealer]
     row[3 * N_PAIRS + 8:4 * N_PAIRS + 8] = rank_sum[dealer]
     for s in range(N_SUITS):
-        row[2 * N_PAIRS + s] = flush[b, 0, s]
-        row[2 * N_PAIRS + 4 + s] = pack_suits[s] * flush[b, 0, s] - flush_held[b, 0, s]
-        row[4 * N_PAIRS + 8 + s] = flush[b, dealer, s]
-        row[4 * N_PAIRS + 12 + s] = flush_held[b, dealer, s]
+        row[2 * N_PAIRS + s] = flush[0, s]
+        row[2 * N_PAIRS + 4 + s] = pack_suits[s] * flush[0, s] - flush_held[0, s]
+        row[4 * N_PAIRS + 8 + s] = flush[dealer, s]
+        row[4 * N_PAIRS + 12 + s] = flush_held[dealer, s]
     return dense_value(row, rbar)
 
 
