@@ -81,6 +81,7 @@ from sim.games.cribbage.laws import (
     KEEPS,
     N_KEEPS,
     ORDERS,
+    propagate,
     rep_choices,
     tie_laws,
 )
@@ -146,8 +147,8 @@ def _every_hand(hands: np.ndarray, masks: np.ndarray, pos_of: np.ndarray, perms:
     for dtype in (np.uint8, np.uint16):
         out = np.zeros(math.comb(n, DEALT), dtype=dtype)
         code_of[:] = -1
-        if overlap.propagate(hands, masks, pos_of, perms, binom, KEEP_OF_BITS, KEEPS, code_of,
-                             mask_of, out) >= 0:
+        if propagate(hands, masks, pos_of, perms, binom, KEEP_OF_BITS, KEEPS, code_of,
+                     mask_of, out) >= 0:
             return out, mask_of
     raise AssertionError("more than 65,536 masks of 15 keeps")  # there are 32,768
 

@@ -13,7 +13,8 @@ the share in which each tied keep comes first. A hand without ties takes its bes
 :func:`hand_choice` finds a hand's tied keeps (a mask of the fifteen, in the order of the
 cards' codes) with the same arithmetic as the chooser, and its best expected hand as a whole
 number of points over the starters. Relabelling the suits relabels the keeps and their values,
-so the law of one hand of a class (:mod:`.suit_classes`) gives every hand's.
+so the law of one hand of a class (:mod:`.suit_classes`) gives every hand's
+(:func:`propagate`).
 :func:`seat_hand_sums` sums, over every six-card hand and every starter, the show the seat's
 keep scores and its square: the exact mean and spread of the hand a seat shows under the
 policy (given his six cards, the starter is any of the others alike, whoever holds them).
@@ -125,6 +126,65 @@ def hand_choice(hand, kind, weight, profile, crib2, keeps, drops, totals, work):
         if values[j] > top - 1e-9 and evs[j] > best_ev - 1e-12:
             mask |= 1 << j
     return mask
+
+
+@numba.njit(cache=True)
+def propagate(reps, masks, pos_of, perms, binom, keep_of_bits, keeps, code_of, mask_of, out):
+    """Every hand's tied keeps, from its class's representative with the suits relabelled,
+    as a code into ``out`` (by the hand's colex index): ``mask_of[code]`` is the mask of the
+    keeps in the order of the hand's own cards, codes 0..14 one keep each, and ``code_of``
+    numbers the masks met (-1: not yet). Returns the number of codes, or -1 if they overflow
+    ``out``'s type. A relabelling keeps each card's rank, so the image stays in rank order
+    and only the cards of one rank change places."""
+    image = np.empty(DEALT, dtype=np.int64)
+    where = np.empty(DEALT, dtype=np.int64)  # the rep's card at each place of the image
+    inverse = np.empty(DEALT, dtype=np.int64)  # the image's place of each card of the rep
+    limit = np.iinfo(out.dtype).max
+    n_codes = N_KEEPS
+    for j in range(N_KEEPS):
+        code_of[1 << j] = j
+        mask_of[j] = 1 << j
+    for h in range(reps.shape[0]):
+        for p in range(perms.shape[0]):
+            for i in range(DEALT):
+                c = reps[h, i]
+                image[i] = (c // N_SUITS) * N_SUITS + perms[p, c % N_SUITS]
+                where[i] = i
+            for i in range(1, DEALT):  # insertion sort, tracking where each card goes
+                x = image[i]
+                w = where[i]
+                j = i - 1
+                while j >= 0 and image[j] > x:
+                    image[j + 1] = image[j]
+                    where[j + 1] = where[j]
+                    j -= 1
+                image[j + 1] = x
+                where[j + 1] = w
+            index = 0
+            for i in range(DEALT):
+                index += binom[pos_of[image[i]], i + 1]
+                inverse[where[i]] = i
+            mask = masks[h]
+            moved = 0
+            while mask:
+                j = 0
+                while not mask >> j & 1:
+                    j += 1
+                mask &= mask - 1
+                bits = 0
+                for i in range(keeps.shape[1]):
+                    bits |= 1 << inverse[keeps[j, i]]
+                moved |= 1 << keep_of_bits[bits]
+            code = code_of[moved]
+            if code < 0:
+                if n_codes > limit:
+                    return -1
+                code = n_codes
+                code_of[moved] = code
+                mask_of[code] = moved
+                n_codes += 1
+            out[index] = code
+    return n_codes
 
 
 @numba.njit(cache=True)

@@ -1,4 +1,4 @@
-"""The compiled sums of :mod:`.joint`: every hand's law, and the features of the sets T.
+"""The compiled sums of :mod:`.joint`: the features of the sets T, and their products.
 
 For a set T a player's *features* are sums over his hands containing T, each weighted by its
 law (out of 720 per player): for the crib, ``cnt[a]`` the weight of discards of ranks a,
@@ -6,11 +6,10 @@ law (out of 720 per player): for the crib, ``cnt[a]`` the weight of discards of 
 ``cnt[a]`` times their count), ``flush[s]`` suited discards of suit s and ``flush_held[s]``
 the same times the hand's cards of suit s; for the play, ``kcnt[kappa]`` the weight of keeps
 of ranks kappa (one of the 1,820 multisets of four ranks), whose products over the sets T
-sum, with their signs, to the joint law of the two keeps' types. The sets of four and five cards
-read their supersets from every hand's law (:func:`propagate`); the crib's features of four
-cards are kept, contracted to a row of :data:`FEATURES`, for the sets below, and the play's
-are passed down at once (:func:`_pass_down`).
-"""
+sum, with their signs, to the joint law of the two keeps' types. The sets of four and five
+cards read their supersets from every hand's law (:func:`~.laws.propagate`); the crib's
+features of four cards are kept, contracted to a row of :data:`FEATURES`, for the sets below
+(:func:`fewer`), and the keep types are passed down at once (:func:`types_down`)."""
 
 from __future__ import annotations
 
@@ -27,65 +26,6 @@ N_TYPES = 1820  # multisets of four ranks
 ORDERS720 = 720
 # a set's crib features, contracted: pone cnt, V, flush, flush2; dealer cnt, W, flush, flush2
 FEATURES = 4 * N_PAIRS + 16
-
-
-@numba.njit(cache=True)
-def propagate(reps, masks, pos_of, perms, binom, keep_of_bits, keeps, code_of, mask_of, out):
-    """Every hand's tied keeps, from its class's representative with the suits relabelled,
-    as a code into ``out`` (by the hand's colex index): ``mask_of[code]`` is the mask of the
-    keeps in the order of the hand's own cards, codes 0..14 one keep each, and ``code_of``
-    numbers the masks met (-1: not yet). Returns the number of codes, or -1 if they overflow
-    ``out``'s type. A relabelling keeps each card's rank, so the image stays in rank order
-    and only the cards of one rank change places."""
-    image = np.empty(DEALT, dtype=np.int64)
-    where = np.empty(DEALT, dtype=np.int64)  # the rep's card at each place of the image
-    inverse = np.empty(DEALT, dtype=np.int64)  # the image's place of each card of the rep
-    limit = np.iinfo(out.dtype).max
-    n_codes = N_KEEPS
-    for j in range(N_KEEPS):
-        code_of[1 << j] = j
-        mask_of[j] = 1 << j
-    for h in range(reps.shape[0]):
-        for p in range(perms.shape[0]):
-            for i in range(DEALT):
-                c = reps[h, i]
-                image[i] = (c // N_SUITS) * N_SUITS + perms[p, c % N_SUITS]
-                where[i] = i
-            for i in range(1, DEALT):  # insertion sort, tracking where each card goes
-                x = image[i]
-                w = where[i]
-                j = i - 1
-                while j >= 0 and image[j] > x:
-                    image[j + 1] = image[j]
-                    where[j + 1] = where[j]
-                    j -= 1
-                image[j + 1] = x
-                where[j + 1] = w
-            index = 0
-            for i in range(DEALT):
-                index += binom[pos_of[image[i]], i + 1]
-                inverse[where[i]] = i
-            mask = masks[h]
-            moved = 0
-            while mask:
-                j = 0
-                while not mask >> j & 1:
-                    j += 1
-                mask &= mask - 1
-                bits = 0
-                for i in range(keeps.shape[1]):
-                    bits |= 1 << inverse[keeps[j, i]]
-                moved |= 1 << keep_of_bits[bits]
-            code = code_of[moved]
-            if code < 0:
-                if n_codes > limit:
-                    return -1
-                code = n_codes
-                code_of[moved] = code
-                mask_of[code] = moved
-                n_codes += 1
-            out[index] = code
-    return n_codes
 
 
 @numba.njit(cache=True)
@@ -153,7 +93,7 @@ def _add_keep(hand, extras, m, j, weight, keeps, drops, pair_of, type_of, suits_
 def _add_hand(hand, extras, m, code, mask_of, table, known, orders, keeps, drops, pair_of,
               type_of, suits_base, role, cnt, touched, hist, listed, flush, flush_held, kcnt,
               ktouched, counts):
-    """Add one hand's keeps, by its law (``code``: see :func:`propagate`), to a player's
+    """Add one hand's keeps, by its law (``code``: see :func:`~.laws.propagate`), to a player's
     features."""
     if code < N_KEEPS:  # one keep: taken in every order
         _add_keep(hand, extras, m, code, ORDERS720, keeps, drops, pair_of, type_of,
