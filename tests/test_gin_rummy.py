@@ -9,7 +9,8 @@ import numpy as np
 from sim.core.cards import N_SUITS
 from sim.core.rng import kernel_state
 from sim.games.cribbage.score import parse_cards
-from sim.games.gin_rummy import GinRules, deadwood, deadwood_counts, simulate_hands
+from sim.games.gin_rummy import GAME, GinRules, deadwood, deadwood_counts, simulate_hands
+from sim.games.gin_rummy.exact import deadwood_distribution_counts, deadwood_moments
 
 
 def melds_of(cards):
@@ -79,3 +80,36 @@ def test_simulated_gin_matches_exact_on_a_stripped_pack():
         p = counts[d] / total
         got = stats.net_hist.get(float(d), 0) / stats.rounds
         assert abs(got - p) / math.sqrt(p * (1 - p) / stats.rounds) < 4
+
+
+def test_every_deadwood_is_counted_as_every_hand_of_stripped_packs_scores():
+    for ranks, suits, size in ((6, 3, 6), (7, 2, 7), (5, 4, 7), (6, 4, 8)):
+        pack = [r * N_SUITS + s for r in range(ranks) for s in range(suits)]
+        brute = [0] * (10 * size + 1)
+        for hand in itertools.combinations(pack, size):
+            brute[deadwood(hand)] += 1
+        counts = deadwood_distribution_counts(size, ranks, suits)
+        assert list(counts) == brute[:len(counts)] and not any(brute[len(counts):])
+
+
+def test_full_pack_counts_agree_with_the_gin_count_and_sum_to_every_hand():
+    counts = deadwood_distribution_counts()
+    assert sum(counts) == math.comb(52, 10)
+    assert counts[:3] == (136_694, 312_878, 321_176)
+
+
+def test_simulated_mean_deadwood_matches_the_exact_mean_on_a_stripped_pack():
+    rules = GinRules(hand_size=8, rank_count=7, suits=4)
+    mean, variance = deadwood_moments(8, 7, 4)
+    stats = simulate_hands(rules, 200_000, kernel_state(np.random.SeedSequence(5)))
+    z = (stats.mean_net - float(mean)) / math.sqrt(float(variance) / stats.rounds)
+    assert abs(z) < 4
+
+
+def test_the_dealt_hand_row_has_the_exact_mean_deadwood():
+    from sim.core.progression import ProgressionSpec
+
+    exact = GAME.exact(GinRules(), None, ProgressionSpec())
+    mean, variance = deadwood_moments()
+    assert exact.mean_net == float(mean) and exact.mean_initial_stake is None
+    assert exact.sd_net == math.sqrt(variance)

@@ -3,23 +3,26 @@
 Rules and the discard view: :mod:`.rules`; the show scorer: :mod:`.score`; exact
 distributions by enumeration: :mod:`.exact`; the source texts' statistics: :mod:`.statistics`;
 discard policies and the exact values they choose by: :mod:`.policy`; the reference deal:
-:mod:`.deal`; the compiled kernel: :mod:`.kernel`. The rules as modelled:
-``docs/rules/cribbage.md``.
+:mod:`.deal`; the compiled kernel: :mod:`.kernel`; exact whole-deal values under discard and
+play policies: :mod:`.values` (the keep laws :mod:`.laws`, both players' :mod:`.joint`, the
+play of random keeps :mod:`.play_exact`). The rules as modelled: ``docs/rules/cribbage.md``.
 
 **A round is a deal** (the show, and the play where ``rules.pegging``): every seat lays away to
 the crib by the same strategy, the starter is cut, hands and crib are shown. Its ``net`` is
 the points the followed seat (``rules.seat``) scores in the show of that deal: the pone's
 hand, or the dealer's hand, crib and heels (with partners, the side's hands). Cribbage has no
 stake and no house: the report's headline is the seat's mean points per deal, beside its exact
-value where the whole deal's expectation is known (the random keep, ``first-cards``, for
-either seat; any policy for the pone when five cards are dealt); ``push_freq`` is the chance
-the seat scores nothing. The game columns carry the figures: ``mean_hand`` (the seat's own
+value where the whole deal's expectation is known; ``push_freq`` is the chance the seat scores
+nothing. The game columns carry the figures: ``mean_hand`` (the seat's own
 hand) beside ``hand_ev`` (the mean of the exact expected hand of each keep over every
 starter: the same expectation with less noise), ``mean_crib``, ``dealer_points``,
 ``pone_points``, ``dealer_lead`` (their difference), ``p_hand_0``, ``p_hand_24``,
 ``p_hand_28``, ``p_hand_29``; with ``pegging`` (two players), the play is pegged by the
 strategy's ``play`` policy and counts in the points, with the columns ``peg_pone``,
-``peg_dealer`` and ``p_dealer_pegs_nothing``.
+``peg_dealer`` and ``p_dealer_pegs_nothing``. The exact values (:mod:`.values`): the random
+keep for any deal; every policy for five cards dealt to the pone; and every six-card deal of
+two players under any discard and play policy but the first legal card's play, by walks over
+every pair of hands.
 """
 
 from __future__ import annotations
@@ -46,23 +49,23 @@ from sim.games.cribbage.exact import (
     mean_and_sd,
     show_counts,
 )
+from sim.games.cribbage.joint import deal_values
 from sim.games.cribbage.kernel import HAND_BINS, score_deals, simulate_policy
 from sim.games.cribbage.policy import (
     DiscardPolicy,
     choose,
     crib_table,
-    crib_weight_of,
-    exact_policy_hand,
     expected_hand,
 )
 from sim.games.cribbage.rules import PRESETS, CribbageRules, CribbageView
 from sim.games.cribbage.score import card_names, parse_cards, show_breakdown, show_score
 from sim.games.cribbage.statistics import one_in, source_statistics
+from sim.games.cribbage.values import exact_value, unavailable
 
 __all__ = [
     "GAME", "PRESETS", "CribbageGame", "CribbageRules", "CribbageView", "DealResult",
     "DiscardPolicy", "best_keep_counts", "card_names", "choose", "crib_table",
-    "exact_points", "expected_hand", "game_counts", "hand_counts", "parse_cards", "play_deal",
+    "expected_hand", "game_counts", "hand_counts", "parse_cards", "play_deal",
     "score_deals", "seat_cards", "show_breakdown", "show_counts", "show_score",
     "simulate_policy", "source_statistics",
 ]
@@ -79,30 +82,6 @@ class PolicyPlayer:
 
     def decide(self, view: CribbageView, rng: object) -> tuple[int, ...]:
         return choose(view, self.policy)
-
-
-def exact_points(rules: CribbageRules, policy: DiscardPolicy | None) -> float | None:
-    """The exact mean points of the followed seat per deal, where known.
-
-    For the random keep (``"first"``) every hand is a random hand and the crib a random crib,
-    so the means of the enumerated distributions add (his heels: 2 x 4/52). For the pone
-    under any policy with five cards dealt, the expected hand of his keep, over every deal of
-    five cards to him (:func:`~sim.games.cribbage.policy.exact_policy_hand`); six and seven
-    cards make too many deals for that walk, and the dealer's crib depends on both players'
-    choices, so those are simulated only."""
-    if policy is None:
-        return None
-    if policy.kind != "first":
-        if rules.cards_dealt != 5 or rules.seat != "pone":
-            return None
-        seats = (1, 3) if rules.team else (1,)
-        return sum(exact_policy_hand(5, rules.hand_size, policy.kind,
-                                     crib_weight_of(s, rules.team, policy)) for s in seats)
-    hand = float(mean_and_sd(hand_counts(rules.hand_size))[0])
-    hands = hand * (2 if rules.team else 1)
-    if rules.seat == "pone":
-        return hands
-    return hands + float(mean_and_sd(hand_counts(4, True))[0]) + 2 / 13
 
 
 def _counters(deal: DealResult, rules: CribbageRules) -> dict[str, float]:
@@ -146,12 +125,14 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
 
     def exact_table(self, rules: CribbageRules, table: DiscardPolicy,
                     progression: ProgressionSpec) -> ExactValue | None:
-        """The exact mean points per deal where known (the random keep); no stake, so no
-        edge."""
-        if rules.pegging:
-            return None  # the play is simulated only
-        value = exact_points(rules, table)
-        return None if value is None else ExactValue(value, None, None)
+        """The exact mean points per deal where known (:func:`.values.exact_value`); no
+        stake, so no edge."""
+        return exact_value(rules, table)
+
+    def exact_table_unavailable(self, rules: CribbageRules, table: DiscardPolicy,
+                                progression: ProgressionSpec) -> str:
+        return unavailable(rules, table) or super().exact_table_unavailable(rules, table,
+                                                                            progression)
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         c = stats.counters
@@ -331,9 +312,16 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
             p = Fraction(int(counts[29]), int(counts.sum()))
             return f"{int(counts.sum()):,} (deal, starter) pairs; P(29) = {one_in(p)}"
 
+        def deals() -> str:
+            values = deal_values.__wrapped__(("hand", 0.0), ("hand", 0.0))
+            return (f"crib {values.crib:.4f}; the dealer pegs "
+                    f"{values.play('greedy')[1]:.4f} (greedy)")
+
         return [BenchTiming("every six-card hand with every starter", hands),
                 BenchTiming("every seven-card hand with every starter", seven),
-                BenchTiming("best keep of every six-card deal, every starter", game)]
+                BenchTiming("best keep of every six-card deal, every starter", game),
+                BenchTiming("every deal under the best hand: crib and keeps' joint law",
+                            deals)]
 
 
 GAME = CribbageGame()

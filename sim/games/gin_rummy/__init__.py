@@ -8,8 +8,9 @@ knocking are not modelled). Its ``net`` is the hand's least deadwood in points, 
 ``push_freq`` is the chance of being dealt gin. There is no stake, so the edge columns are
 NaN; the game columns are ``p_gin`` with ``exact_p_gin`` and ``z_gin`` (its standard error
 from the exact chance), ``p_knock`` (deadwood at most ``knock_limit``), and
-``mean_deadwood``. The strategy, ``as-dealt``, makes no decision. ``houseedge exact`` gives
-the exact chance of gin and of every deadwood up to the knock limit.
+``mean_deadwood``. The strategy, ``as-dealt``, makes no decision; the row's exact value is the
+mean deadwood over every hand, with its standard deviation. ``houseedge exact`` gives the
+exact chance of gin and of every deadwood up to the knock limit.
 """
 
 from __future__ import annotations
@@ -25,8 +26,13 @@ from sim.core.estimate import Measure, frequency
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import Stats
-from sim.games.base import BenchCase, BenchTiming, Game
-from sim.games.gin_rummy.exact import deadwood_counts, gin_probability
+from sim.games.base import BenchCase, BenchTiming, ExactValue, Game
+from sim.games.gin_rummy.exact import (
+    deadwood_counts,
+    deadwood_distribution_counts,
+    deadwood_moments,
+    gin_probability,
+)
 from sim.games.gin_rummy.kernel import simulate_hands
 from sim.games.gin_rummy.melds import deadwood
 from sim.games.gin_rummy.rules import PRESETS, GinRules
@@ -64,7 +70,13 @@ class GinGame(Game[GinRules, GinRules]):
     def check(self, rules: GinRules, strategy: Any, progression: ProgressionSpec) -> None:
         self.simulate(rules, strategy, progression, 2, np.random.SeedSequence(0))
 
-    # exact: none. The mean deadwood has no exact value here; P(gin) has (exact_tables).
+    def exact_table(self, rules: GinRules, table: GinRules,
+                    progression: ProgressionSpec) -> ExactValue:
+        """The mean deadwood of a dealt hand and its standard deviation, over every hand
+        (:func:`~sim.games.gin_rummy.exact.deadwood_moments`); no stake, so no edge."""
+        mean, variance = deadwood_moments(rules.hand_size, rules.rank_count, rules.suits)
+        return ExactValue(mean_net=float(mean), mean_initial_stake=None,
+                          mean_total_wagered=None, sd_net=math.sqrt(variance))
 
     def extra_columns(self, stats: Stats) -> dict[str, float]:
         n = stats.rounds
@@ -85,15 +97,18 @@ class GinGame(Game[GinRules, GinRules]):
 
     def exact_tables(self, rules: GinRules) -> dict[str, pd.DataFrame]:
         """``gin``: the exact chance of being dealt gin; ``deadwood``: the exact chance of
-        each deadwood up to the knock limit, and of more (the hands that may knock at once).
-        The counting walk's cost grows with the limit (about ten seconds for 10); the whole
-        distribution is simulated (``deadwood.png`` of a run)."""
+        each deadwood up to the knock limit, and of more (the hands that may knock at once);
+        the ``gin`` table carries the mean deadwood and its standard deviation too."""
         total = math.comb(rules.rank_count * rules.suits, rules.hand_size)
         p = gin_probability(rules.hand_size, rules.rank_count, rules.suits)
+        mean, variance = deadwood_moments(rules.hand_size, rules.rank_count, rules.suits)
         gin = pd.DataFrame([{"cards": rules.hand_size, "hands": f"{total:,}",
                              "gin_hands": f"{int(p * total):,}",
                              "probability": f"{p.numerator}/{p.denominator}",
-                             "one_in": round(float(1 / p), 2)}])
+                             "one_in": round(float(1 / p), 2),
+                             "mean_deadwood": f"{mean.numerator}/{mean.denominator}",
+                             "mean_deadwood_decimal": round(float(mean), 6),
+                             "sd_deadwood": round(math.sqrt(variance), 6)}])
         return {"gin": gin, "deadwood": pd.DataFrame(self._deadwood_rows(rules))}
 
     def _deadwood_rows(self, rules: GinRules) -> list[dict]:
@@ -166,11 +181,13 @@ class GinGame(Game[GinRules, GinRules]):
 
     def bench_timings(self) -> list[BenchTiming]:
         def gin() -> str:
-            deadwood_counts.cache_clear()
+            deadwood_distribution_counts.cache_clear()
             p = gin_probability()
-            return f"P(gin) = {p.numerator}/{p.denominator} = 1 in {float(1 / p):,.0f}"
+            mean, _ = deadwood_moments()
+            return (f"P(gin) = {p.numerator}/{p.denominator} = 1 in {float(1 / p):,.0f}; "
+                    f"mean deadwood {float(mean):.4f}")
 
-        return [BenchTiming("every ten-card hand counted for gin", gin)]
+        return [BenchTiming("every ten-card hand counted by its deadwood", gin)]
 
 
 GAME = GinGame()
