@@ -14,7 +14,7 @@ import numpy as np
 from numba import types
 from numba.typed import List
 
-from sim.core import jit
+from sim.core import jit, kernel_cache  # noqa: F401  (compiled code cached by digest)
 
 EMPTY = -1  # a free slot (keys are non-negative)
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: spreads nearby codes apart
