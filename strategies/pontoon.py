@@ -134,7 +134,7 @@ class BestResponseBanker(TableBanker):
     def build_table(self, rules: PontoonRules) -> BankerTable:
         from sim.games.pontoon.solver import best_banker
 
-        describe = getattr(self.player, "kernel_table", None)
+        describe = getattr(self.player, "as_table", None)
         if describe is None:
             raise ValueError("player: the best response needs a table strategy to answer")
         return best_banker(rules, describe(rules)).banker
@@ -228,7 +228,7 @@ class Optimal(_Punter):
     def build_table(self, rules: PontoonRules) -> PlayerTable:
         from sim.games.pontoon.solver import best_player
 
-        return best_player(rules, self.banker.banker_table(rules)).player
+        return best_player(rules, self.banker.as_table(rules)).player
 
 
 @register("pontoon", "card-memory", counts_cards=True)
@@ -292,7 +292,7 @@ class CardMemory(_Punter):
             if self.base == "threshold":
                 play = PlayerTable.threshold(rules, self.stick, self.soft_stick)
             else:
-                play = self._solve(rules, self.banker.banker_table(rules))
+                play = self._solve(rules, self.banker.as_table(rules))
             self._plays[rules] = play
         return self._plays[rules]
 
@@ -316,7 +316,7 @@ class CardMemory(_Punter):
         """(effects of removal, horizon) for these rules, cached: every stake reads them."""
         if rules not in self._effects:
             solo = heads_up(rules)
-            play, banker = self.play_table(solo), self.banker.banker_table(solo)
+            play, banker = self.play_table(solo), self.banker.as_table(solo)
             if rules.infinite_deck:
                 effects = RemovalEffects(solo.rank_counts(),
                                          conditional_values(solo, play, banker),
@@ -332,7 +332,7 @@ class CardMemory(_Punter):
         return self.play_table(rules).with_stakes(
             tuple(rules.max_stake if v > self.threshold else rules.min_stake for v in values))
 
-    def kernel_table(self, rules: PontoonRules) -> PlayerTable | None:  # type: ignore[override]
+    def as_table(self, rules: PontoonRules) -> PlayerTable | None:  # type: ignore[override]
         """The fixed table where memory can tell nothing (no memory, the infinite deck, or a
         pack shuffled every deal, where he has seen only his first card when he stakes): the
         kernel path and exact values. Otherwise None: the stakes depend on the cards seen,

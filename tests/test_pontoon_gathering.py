@@ -14,6 +14,7 @@ from sim.core.rng import kernel_state
 from sim.games.pontoon import GAME, BankerTable, GivenCards, PlayerTable, PontoonRules, Session
 from sim.games.pontoon.kernel import D_LOCKED, D_NET, D_SHUFFLE, deal_rows, simulate_tables
 from sim.games.pontoon.players import TableBanker, TablePlayer
+from sim.games.pontoon.report import REPORT
 from sim.games.pontoon.views import Move
 from strategies.pontoon import StandOn
 from tests.test_pontoon_reference import Script, order, ranks
@@ -58,8 +59,8 @@ def test_a_fixed_gathering_locks_into_a_cycle_detected_counted_and_flagged():
     stats = simulate_tables(FIXED, player, banker, 100_000, key)
     assert stats.counters["cycle_locks"] == 1
     assert stats.counters["cycle_locked_deals"] == 92_093
-    assert GAME.extra_columns(stats)["cycle_locked_freq"] == pytest.approx(0.92093)
-    (warning,) = GAME.warnings(stats)
+    assert REPORT.columns(stats)["cycle_locked_freq"] == pytest.approx(0.92093)
+    (warning,) = REPORT.notes(stats)
     assert "92093 of 100000 deals" in warning and "locked cycle" in warning
 
 

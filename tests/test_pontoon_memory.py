@@ -86,7 +86,7 @@ def test_conditional_values_and_effects_match_enumeration(banker):
 
 
 def test_effects_are_differences_of_the_exact_deal(memory, effects):
-    play, banker = memory.play_table(HOME), memory.banker.banker_table(HOME)
+    play, banker = memory.play_table(HOME), memory.banker.as_table(HOME)
     full = HOME.rank_counts()
 
     def given_first(stock, r):
@@ -135,7 +135,7 @@ def test_ten_cards_are_alike_and_the_table_reads(effects):
 
 def test_one_card_seen_is_estimated_exactly(memory, effects):
     """With a single card removed, the estimate is the exact value (both forms)."""
-    play, banker = memory.play_table(HOME), memory.banker.banker_table(HOME)
+    play, banker = memory.play_table(HOME), memory.banker.as_table(HOME)
     for r, k in ((1, 9), (9, 4)):
         stock = HOME.rank_counts()
         stock[k] -= 1
@@ -162,7 +162,7 @@ def _view(rules, first, seen):
 
 def test_stakes_are_the_tables_limits_and_the_controls_after_a_shuffle(memory):
     rules = dataclasses.replace(HOME, max_stake=10.0)
-    control = CardMemory(remember=False).kernel_table(rules)
+    control = CardMemory(remember=False).as_table(rules)
     rng = np.random.default_rng(1)
     for first in range(13):
         fresh = np.eye(13, dtype=int)[first]
@@ -214,7 +214,7 @@ def test_memory_gains_and_its_exact_valuation_agrees_with_the_cards():
     outcomes (the difference has mean zero, its spread what the valuation removed)."""
     memory, control = CardMemory(), CardMemory(remember=False)
     seed = np.random.SeedSequence(6)
-    exact = (memory.play_table(HOME), memory.banker.banker_table(HOME))
+    exact = (memory.play_table(HOME), memory.banker.as_table(HOME))
     valued = paired_gain(HOME, memory, control, 2500, seed, exact=exact)
     plain = paired_gain(HOME, memory, control, 2500, seed)
     assert valued.differ == plain.differ > 0 and valued.valued == valued.differ

@@ -9,12 +9,13 @@ from sim.core.progression import ProgressionSpec
 from sim.games.pontoon import GAME, BankerTable, GivenCards, PontoonRules, Session
 from sim.games.pontoon.kernel import play_ordered_deals
 from sim.games.pontoon.players import TableBanker, TablePlayer
+from sim.games.pontoon.report import REPORT
 from sim.games.pontoon.rules import PRESETS
 from strategies.pontoon import CardMemory, Threshold
 from tests.test_pontoon_exact import buying_table
 
 TABLES = {
-    "threshold": lambda r: Threshold(stick=16, soft_stick=18).kernel_table(r),
+    "threshold": lambda r: Threshold(stick=16, soft_stick=18).as_table(r),
     "splits-buys": lambda r: buying_table(r, split="A89T", burn=True),
     "split-all": lambda r: buying_table(r, split="A23456789TJQK"),
 }
@@ -98,7 +99,7 @@ def test_kernel_and_reference_report_the_same_counters():
     reference = GAME.simulate_reference(rules, Threshold(split="A8"), ProgressionSpec(), 50,
                                         np.random.SeedSequence(1))
     assert set(kernel.counters) == set(reference.counters)
-    assert set(GAME.extra_columns(kernel)) == set(GAME.extra_columns(reference))
+    assert set(REPORT.columns(kernel)) == set(REPORT.columns(reference))
     assert kernel.counters["person0_net"] == pytest.approx(-kernel.counters["person1_net"])
 
 

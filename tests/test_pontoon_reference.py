@@ -198,7 +198,7 @@ def test_a_strategy_that_raises_is_reported():
 
 def test_bad_tables_are_refused_before_the_run():
     rules = dataclasses.replace(RULES, stick_min=16)
-    table = Threshold(stick=16).kernel_table(RULES)  # sticks on 15 only if stick < 16: fine
+    table = Threshold(stick=16).as_table(RULES)  # sticks on 15 only if stick < 16: fine
 
     class Loose(Threshold):
         def build_table(self, r):

@@ -9,6 +9,7 @@ from sim.cli import main
 from sim.core.progression import ProgressionSpec
 from sim.core.stats import z_score
 from sim.games.pontoon import GAME, PontoonRules
+from sim.games.pontoon.report import REPORT
 from sim.games.pontoon.rules import PRESETS
 from strategies.pontoon import CardMemory, Table, Threshold
 
@@ -62,7 +63,7 @@ def test_reference_path_agrees_with_exact_with_three_punters():
     exact = GAME.exact(rules, strategy, FLAT)
     stats = GAME.simulate(rules, strategy, FLAT, 4000, np.random.SeedSequence(33))
     _check(stats, exact)
-    extra = GAME.extra_columns(stats)
+    extra = REPORT.columns(stats)
     assert {"seat1_edge", "seat3_stderr", "person2_net_per_deal"} <= set(extra)
 
 
@@ -129,10 +130,10 @@ def test_a_chart_file_round_trips(tmp_path):
     from strategies.pontoon import write_chart
 
     rules = PRESETS["british-home"]
-    table = _strategy("buys-and-stakes", "stand-on").kernel_table(rules)
+    table = _strategy("buys-and-stakes", "stand-on").as_table(rules)
     write_chart(table, tmp_path / "chart.npz")
     again = Table(file=str(tmp_path / "chart.npz"), stakes={"A": "max", "2": 2})
-    assert again.kernel_table(rules).digest == table.digest
+    assert again.as_table(rules).digest == table.digest
 
 
 def test_several_punters_agree_with_the_exact_first_deal():

@@ -215,10 +215,10 @@ def test_the_optimal_punter_chart_is_drawn_only_where_a_row_plays_him_and_it_is_
 def test_an_infinite_deck_twist_chart_says_infinite_deck_not_1_pack():
     from sim.games.pontoon import PontoonRules
 
-    game = games.get("pontoon")
-    infinite = game.exact_charts(PontoonRules(infinite_deck=True), names=["twist-odds"])
+    shown = games.presentation("pontoon")
+    infinite = shown.exact_charts(PontoonRules(infinite_deck=True), names=["twist-odds"])
     title = infinite["twist-odds"].axes[0].get_title()
     assert "infinite deck" in title and "pack" not in title
-    finite = game.exact_charts(PontoonRules(packs=2), names=["twist-odds"])
+    finite = shown.exact_charts(PontoonRules(packs=2), names=["twist-odds"])
     assert "2 packs" in finite["twist-odds"].axes[0].get_title()
     plt.close("all")

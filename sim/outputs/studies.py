@@ -45,7 +45,7 @@ def pontoon_removal(out: Path, deals: int, seed: int) -> list[str]:
         lines.append(memory.effects(rules).frame().to_string(
             index=False, float_format="{:+.4f}".format))
         g = paired_gain(rules, memory, control, deals, np.random.SeedSequence(seed),
-                        exact=(memory.play_table(rules), memory.banker.banker_table(rules)))
+                        exact=(memory.play_table(rules), memory.banker.as_table(rules)))
         lines.append(f"\nmemory v first card only, {deals:,} paired deals ({g.differ:,} with "
                      f"other stakes, {g.valued:,} valued exactly); house edges and the gain "
                      "of memory:")

@@ -4,8 +4,8 @@ An experiment names one strategy, which describes the whole table: a punters' st
 carrying the banker's policy as its ``banker`` attribute (a banker standing on 17 when it has
 none), or a banker's policy (``role = "banker"``) carrying the punters' strategy as its
 ``player`` attribute (a punter sticking on 16, soft 18, when it has none). A strategy whose play
-is a :class:`PlayerTable` (and a banker whose play is a :class:`BankerTable`) can run on the
-compiled kernel and be valued exactly.
+is a :class:`PlayerTable` (and a banker whose play is a :class:`BankerTable`), offered through
+its ``as_table(rules)``, can run on the compiled kernel and be valued exactly.
 """
 
 from __future__ import annotations
@@ -60,15 +60,16 @@ class TableBanker(_TableStrategy):
         super().__init__(table)
         self.player = player
 
-    def banker_table(self, rules: PontoonRules) -> BankerTable:
-        """The table the compiled kernel and the exact analysis read (cached per rules)."""
+    def as_table(self, rules: PontoonRules) -> BankerTable:
+        """His :class:`BankerTable` under these rules, which the compiled kernel and the exact
+        analysis read (built once per rules)."""
         return self.table_for(rules)
 
     def as_played(self, table: BankerTable, rules: PontoonRules) -> BankerTable:
         return table.under(rules)
 
     def decide(self, view: BankerView, rng: object) -> Move:
-        table = self.banker_table(view.rules)
+        table = self.as_table(view.rules)
         key = view.signal() if table.keyed else 0
         if table.levels > 1 and key != NO_LIVE_HAND:  # the level of the main hand's stake
             table.offsets(view.rules, ())  # (the rules must let him)
@@ -87,15 +88,16 @@ class TablePlayer(_TableStrategy):
         super().__init__(table)
         self.banker = banker if banker is not None else default_banker()
 
-    def kernel_table(self, rules: PontoonRules) -> PlayerTable:
-        """The table the compiled kernel and the exact analysis read (cached per rules)."""
+    def as_table(self, rules: PontoonRules) -> PlayerTable:
+        """His :class:`PlayerTable` under these rules, which the compiled kernel and the exact
+        analysis read (built once per rules)."""
         return self.table_for(rules)
 
     def stake(self, view: StakeView, rng: object) -> float:
-        return self.kernel_table(view.rules).stakes[view.first_card]
+        return self.as_table(view.rules).stakes[view.first_card]
 
     def decide(self, view: PlayerView, rng: object) -> Move | Buy:
-        table = self.kernel_table(view.rules)
+        table = self.as_table(view.rules)
         if "burn" in view.legal and table.burn:
             return Move.BURN
         if "split" in view.legal and table.split[view.cards[0]]:
@@ -140,11 +142,11 @@ def seating_of(strategy: Any) -> tuple[Any, Any]:
 
 
 def tables_of(strategy: Any, rules: PontoonRules) -> tuple[PlayerTable, BankerTable] | None:
-    """The strategy's player and banker tables, or None if either plays only in Python (under
-    these rules)."""
+    """The strategy's player and banker tables (each seat's ``as_table``, or built from its
+    play where it offers none), or None if either plays only in Python (under these rules)."""
     player, banker = seating_of(strategy)
-    describe_player = getattr(player, "kernel_table", None)
-    describe_banker = getattr(banker, "banker_table", None)
+    describe_player = getattr(player, "as_table", None)
+    describe_banker = getattr(banker, "as_table", None)
     if describe_player is None or describe_banker is None:
         return tabulate(rules, strategy, player, banker).table  # plain Python, built into tables
     player_table = describe_player(rules)  # None: this punter plays only in Python here

@@ -63,11 +63,11 @@ def not_a_table(rules: PontoonRules, strategy: Any) -> str:
 
     player, banker = seating_of(strategy)
     table_for = getattr(player, "table_for", None)
-    banker_table = getattr(banker, "banker_table", None)
-    if (not getattr(player, "remember", False) or table_for is None or banker_table is None
+    describe_banker = getattr(banker, "as_table", None)
+    if (not getattr(player, "remember", False) or table_for is None or describe_banker is None
             or rules.infinite_deck or rules.reshuffle == "every-deal"):
         return NOT_A_TABLE
-    edge = first_deal_edge(rules, table_for(rules), banker_table(rules))
+    edge = first_deal_edge(rules, table_for(rules), describe_banker(rules))
     return MEMORY + _first_deal(edge, "his")
 
 

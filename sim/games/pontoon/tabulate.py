@@ -328,8 +328,8 @@ def tabulate(rules: PontoonRules, strategy: Any, player: Any, banker: Any
     or the reason the deal stays on the reference path. Built once per rules and strategy."""
 
     def build() -> tuple[PlayerTable, BankerTable]:
-        describe_player = getattr(player, "kernel_table", None)
-        describe_banker = getattr(banker, "banker_table", None)
+        describe_player = getattr(player, "as_table", None)
+        describe_banker = getattr(banker, "as_table", None)
         try:
             player_table = (describe_player(rules) if describe_player is not None
                             else build_punter(rules, player))
