@@ -14,45 +14,8 @@ Given packs (tests: the same orders as the reference path) are stored reversed a
 the end. The kernel plays the same rules as :mod:`sim.games.lansquenet.coup`, and tests compare
 the two bank by bank.
 
-What each choice costs, measured on the bench line (coups until n coups are dealt, one pack,
-bank left to ride), in M coups per second of CPU time on one core, beside a C program (gcc -O3
--march=native) doing the same work (the same policies read from arrays, the same generator and
-draws, the same statistics; at the same seed it gives the same sums, histogram, counters, run
-histogram and final generator state), 34.5 M/s in the same run:
-
-- The next seat as ``(b + k) % seats`` (a division: seats is known only at run time), a call to
-  ``_fresh`` for every bank (each call takes and drops a reference to its arrays), and the
-  per-bank counters added into a float array: 23.5 M/s (0.68 of C).
-- The next seat by a compare, ``_fresh`` called only when packs are given, the counters in
-  locals and integer arrays written out once: 28.4 M/s (0.82 of C).
-- The draw and the generator inlined by LLVM (``forceinline``) instead of at the numba IR
-  level: 30.9 M/s (0.89 of C).
-
-Sessions (:func:`session_nets`, risk of ruin), measured in banks per second beside the plain
-kernel in banks (:func:`simulate_table`, 13.7-14.3 M banks/s in the same runs; one pack, five
-seats, sessions of 100 of seat 0's banks, 500 banks in all):
-
-- A kernel call per session: 9.3 M banks/s (0.68 of plain). Each call allocates and clears its
-  arrays, the histogram's half megabyte among them, and pays numba's unboxing of its
-  arguments: about as long as the session's 500 banks take.
-- Every session in one call (the table starts afresh every ``session_banks`` banks, the net
-  of each bank seat 0 opens written to ``nets``): 12.9-13.3 M banks/s (0.93-0.95 of plain),
-  with the same nets and the same final generator state.
-
-Common random numbers (each bank dealt from the pack in its fresh order by a generator keyed
-by its index), measured beside the kernel before them (each bank drew from whatever order the
-last one left), in alternating runs, as new/old M coups per second, one pack and six packs:
-
-- The pack put back by numba's copy loop (256 bytes at a time, then 16, then card by card):
-  0.92-0.95 and 0.90-0.94.
-- Put back by one memcpy (:func:`sim.core.memcpy.copy_into`), the coup's draws in a function of
-  their own, top-card draws told by one number (``top_above``), the key read from memory
-  instead of held in four locals: 0.98-0.99 and 0.94-0.96.
-- The punters asked only until the stake is all met (the first of four with the default
-  share) and only those settled: 1.04-1.10 and 1.02-1.07.
-- Putting back only the places the draws changed (each draw leaving the place its card came
-  from) was slower than the whole copy: about 15 dependent loads and stores a bank against a
-  few wide moves (0.75).
+What each choice buys (seat order by a compare, counters in locals, inlined draws, every
+session in one call, the pack put back by one copy) is measured in ``docs/performance.md``.
 """
 
 from __future__ import annotations
