@@ -3,11 +3,13 @@ packs, the two paths on the same deals, and simulation against exact values."""
 
 import itertools
 import math
+import pickle
 
 import numpy as np
 import pytest
 
 from sim.core.cards import make_pack
+from sim.core.errors import UnknownParameter
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.games.cribbage import (
@@ -27,8 +29,9 @@ from sim.games.cribbage import (
     simulate_policy,
 )
 from sim.games.cribbage.kernel import policy_arrays
+from sim.games.cribbage.report import REPORT
 from sim.games.cribbage.statistics import score_patterns
-from strategies.base import FunctionStrategy
+from strategies.base import FunctionStrategy, parameters, resolve
 from strategies.cribbage import BestHand, FirstCards, HandAndCrib, HighestCount
 
 
@@ -126,6 +129,26 @@ def test_expected_hand_is_the_mean_over_unseen_starters():
         assert math.isclose(expected_hand(dealt, kept), brute, rel_tol=0, abs_tol=1e-12)
 
 
+@pytest.mark.parametrize("strategy", [FirstCards(), HighestCount(), BestHand(),
+                                      HandAndCrib(crib_weight=0.5, play="cautious")],
+                         ids=lambda s: s.name)
+def test_asking_for_the_policy_changes_nothing_on_the_strategy(strategy):
+    before = pickle.dumps(strategy)
+    tables = {preset: strategy.as_table(rules) for preset, rules in GAME.presets.items()}
+    assert pickle.dumps(strategy) == before
+    assert set(tables.values()) == {strategy.policy}  # the policy does not depend on the rules
+
+
+def test_the_built_ins_take_how_they_play_and_only_hand_and_crib_a_crib_weight():
+    for strategy in (FirstCards, HighestCount, BestHand):
+        assert parameters(strategy) == "play='greedy', dealer_play=''"
+    assert parameters(HandAndCrib) == "crib_weight=1.0, play='greedy', dealer_play=''"
+    with pytest.raises(UnknownParameter):
+        resolve("cribbage", "best-hand", {"crib_weight": 2.0})
+    assert resolve("cribbage", "hand-and-crib", {"crib_weight": 2.0, "dealer_play": "first"}
+                   ).policy == DiscardPolicy("hand-crib", 2.0, "greedy", "first")
+
+
 @pytest.mark.parametrize("preset", ["six-card", "five-card", "seven-card", "three-player",
                                     "four-player", "six-card-pegging"])
 @pytest.mark.parametrize("strategy", [FirstCards(), HighestCount(), BestHand(),
@@ -152,7 +175,7 @@ def test_random_keep_simulates_its_exact_value(preset, seat):
 
     rules = dataclasses.replace(GAME.presets[preset], seat=seat)
     stats = GAME.simulate(rules, FirstCards(), None, 40_000, np.random.SeedSequence(5))
-    columns = GAME.extra_columns(stats)
+    columns = REPORT.columns(stats)
     exact = GAME.exact(rules, FirstCards(), ProgressionSpec()).mean_net
     assert abs(stats.mean_net - exact) < 4 * stats.std_net / math.sqrt(stats.rounds)
     counts = hand_counts(rules.hand_size)

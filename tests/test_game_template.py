@@ -29,7 +29,8 @@ class OwnTable(PlainKing):
 
 
 class OlderHook(PlainKing):
-    """The same, offering its table under faro's older name for the hook."""
+    """The same, offering its table under faro's former name for the hook, which is no hook:
+    ``as_table`` is the only one."""
 
     def kernel_table(self, rules):
         return KING
@@ -46,7 +47,7 @@ class Tabulating(FaroGame):
 def test_one_hook_and_one_finder():
     game, rules = FaroGame(), FaroRules()
     assert game.table_of(rules, OwnTable()) is KING
-    assert game.table_of(rules, OlderHook()) is KING
+    assert game.table_of(rules, OlderHook()) is None
     assert game.table_of(rules, PlainKing()) is None
     assert game.engine_path(rules, OwnTable()) == KERNEL
     assert game.engine_path(rules, PlainKing()) == REFERENCE

@@ -60,7 +60,6 @@ class FaroGame(Game[FaroRules, FaroTable]):
     # A deal holds many bets: the edge per bet is what is meant; and what a rule costs a deal
     # is asked too (the soda's).
     measure = Measure.stakes("wagered", compare_other_basis=True)
-    table_hook = "kernel_table"
     progression_batches = True  # a progression's unit is carried from deal to deal
 
     def simulate_table(self, rules: FaroRules, table: FaroTable, progression: ProgressionSpec,
