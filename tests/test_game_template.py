@@ -1,12 +1,16 @@
-"""The game template: one table hook, one finder, and the tabulation hook it leaves open."""
+"""The game template: one table hook, one finder, the tabulation hook it leaves open, and the
+engine only (what a game shows is its report module's)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from sim import games
 from sim.core.progression import ProgressionSpec
 from sim.games.base import KERNEL, KERNEL_TABULATED, REFERENCE
 from sim.games.faro import FaroGame, FaroRules, FaroTable, RankBet, TableBettor
+from sim.games.presentation import Presentation
 
 FLAT = ProgressionSpec()
 KING = FaroTable((1 << 12,), (False,), ((0.0, 1.0),))
@@ -65,3 +69,18 @@ def test_a_tabulated_strategy_plays_on_the_kernel_with_an_exact_value():
     assert tabulated.sums == offered.sums
     assert game.exact(rules, PlainKing(), FLAT) == FaroGame().exact(rules, OwnTable(), FLAT)
     assert game.session_nets(rules, PlainKing(), FLAT, 3, 10, seed).shape == (3, 10)
+
+
+PRESENTATION_HOOKS = ("extra_columns", "columns", "warnings", "notes", "run_lines",
+                      "exact_tables", "exact_charts", "exact_chart_keys", "exact_chart_names",
+                      "extra_charts", "run_charts", "bench_cases", "bench_timings",
+                      "printed_tables", "table_hook")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_game_holds_its_engine_and_its_report_module_what_it_shows(name):
+    shown = games.presentation(name)
+    assert isinstance(shown, Presentation)
+    assert type(shown).__module__ == f"sim.games.{name}.report"
+    game = games.get(name)
+    assert [hook for hook in PRESENTATION_HOOKS if hasattr(game, hook)] == []

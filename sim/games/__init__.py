@@ -45,49 +45,5 @@ def presentation(name: str) -> Presentation:
     Raises:
         UnknownName: no such game (with the closest known name).
     """
-    game = get(name)
-    try:
-        return importlib.import_module(f"{_MODULES[name]}.report").REPORT
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{_MODULES[name]}.report":
-            raise
-        return _GameShows(game)
-
-
-class _GameShows(Presentation):
-    """A game whose presentation still lives on its game object."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.printed_tables = game.printed_tables
-
-    def columns(self, stats):  # type: ignore[no-untyped-def]
-        return self.game.extra_columns(stats)
-
-    def notes(self, stats):  # type: ignore[no-untyped-def]
-        return self.game.warnings(stats)
-
-    def run_lines(self, frame):  # type: ignore[no-untyped-def]
-        return self.game.run_lines(frame)
-
-    def exact_tables(self, rules):  # type: ignore[no-untyped-def]
-        return self.game.exact_tables(rules)
-
-    def exact_charts(self, rules, names=None):  # type: ignore[no-untyped-def]
-        return (self.game.exact_charts(rules) if names is None
-                else self.game.exact_charts(rules, names=names))
-
-    def exact_chart_keys(self, rules):  # type: ignore[no-untyped-def]
-        return self.game.exact_chart_keys(rules)
-
-    def exact_chart_names(self, rules, strategies):  # type: ignore[no-untyped-def]
-        return self.game.exact_chart_names(rules, strategies)
-
-    def run_charts(self, stats, rules):  # type: ignore[no-untyped-def]
-        return self.game.extra_charts(stats, rules)
-
-    def bench_cases(self):  # type: ignore[no-untyped-def]
-        return self.game.bench_cases()
-
-    def bench_timings(self):  # type: ignore[no-untyped-def]
-        return self.game.bench_timings()
+    get(name)  # an unknown name is refused in one line
+    return importlib.import_module(f"{_MODULES[name]}.report").REPORT

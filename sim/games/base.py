@@ -1,15 +1,16 @@
 """The game contract: what every game module offers the engine, and the template it fills in.
 
 A game is a ``Game[RulesT, TableT]``: its rules type, and the table type its kernel and exact
-code read. A strategy offers itself as a table through one hook, ``as_table(rules)`` (a game
-may also accept an older per-game name for it, :attr:`Game.table_hook`); :meth:`Game.table_of`
-is the one place that asks, and where the strategy offers nothing it asks :meth:`Game.tabulate`
-(the engine building a table from a plain strategy; no table by default). On top of that one
-finder the base writes, once for every game, the dispatch of :meth:`Game.simulate` (the kernel
-when there is a table, else the reference path), :meth:`Game.engine_path`, :meth:`Game.exact`,
-:meth:`Game.exact_unavailable`, :meth:`Game.session_nets`, :meth:`Game.round_law`,
-:meth:`Game.round_chain` and :meth:`Game.not_offered`; a game fills in the ``*_table`` methods
-its kernel and exact code answer.
+code read. A strategy offers itself as a table through one hook, ``as_table(rules)``;
+:meth:`Game.table_of` is the one place that asks, and where the strategy offers nothing it
+asks :meth:`Game.tabulate` (the engine building a table from a plain strategy; no table by
+default). On top of that one finder the base writes, once for every game, the dispatch of
+:meth:`Game.simulate` (the kernel when there is a table, else the reference path),
+:meth:`Game.engine_path`, :meth:`Game.exact`, :meth:`Game.exact_unavailable`,
+:meth:`Game.session_nets`, :meth:`Game.round_law`, :meth:`Game.round_chain` and
+:meth:`Game.not_offered`; a game fills in the ``*_table`` methods its kernel and exact code
+answer. What a game shows is not here: it is its package's ``report.py``
+(:mod:`sim.games.presentation`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,7 @@ import math
 import typing
 from abc import ABC
 from collections.abc import (
-    Callable,
-    Collection,
-    Hashable,
     Mapping,
-    Sequence,
 )
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,7 +28,6 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-import pandas as pd
 
 from sim.core.errors import InputError, UnknownName
 from sim.core.estimate import Measure
@@ -129,26 +125,6 @@ class ExactValue:
         return None if self.sd_net is None else self.sd_net / math.sqrt(rounds)
 
 
-@dataclass(frozen=True)
-class BenchCase:
-    """One line of ``houseedge bench``: ``run(n)`` plays n rounds of something."""
-
-    label: str
-    unit: str
-    run: Callable[[int], object]
-    # A reference-path line: slow, so it starts from few rounds, and `--no-reference` skips it.
-    reference: bool = False
-
-
-@dataclass(frozen=True)
-class BenchTiming:
-    """One timed line of ``houseedge bench``: ``run()`` computes something once (e.g. an exact
-    value from cold caches) and returns a short note on it, or None when it gave up."""
-
-    label: str
-    run: Callable[[], str | None]
-
-
 class Game(ABC, Generic[RulesT, TableT]):
     """A game: its rules type and presets, a simulator, and exact values where they exist.
 
@@ -167,7 +143,6 @@ class Game(ABC, Generic[RulesT, TableT]):
     description: str
     round_name: str = "round"
     presets: Mapping[str, RulesT]
-    printed_tables: tuple[str, ...] = ("bets",)  # exact tables `houseedge exact` prints
     # What a round measures and what the report headlines (sim.core.estimate.Measure): a
     # house edge per initial stake where a round is one bet, per amount wagered where it holds
     # many (a faro deal, a scratchcard budget); a mean per round where nobody stakes anything.
@@ -176,8 +151,6 @@ class Game(ABC, Generic[RulesT, TableT]):
     # "initial stake" is its first ticket, and a bonus's per amount wagered has no exact SD.
     measure: Measure = Measure.stakes("initial")
     file_rules: tuple[str, ...] = ()  # rules whose value names a file (found beside the experiment)
-    # The game's own name for the table hook, accepted beside `as_table` ("kernel_table").
-    table_hook: str = ""
     # Where set, the game's stakes are not a progression's to choose: any progression but
     # the flat one at base 1 is bad input with this message.
     flat_stakes_only: str = ""
@@ -237,13 +210,10 @@ class Game(ABC, Generic[RulesT, TableT]):
 
     # ------------------------------------------------------------ the table hook
     def offered_table(self, rules: RulesT, strategy: Any) -> TableT | None:
-        """The table the strategy offers itself as under ``rules`` (its ``as_table``, or the
-        game's own name for that hook), or None."""
-        for hook in ("as_table", self.table_hook):
-            describe = getattr(strategy, hook, None) if hook else None
-            if describe is not None:
-                return describe(rules)
-        return None
+        """The table the strategy offers itself as under ``rules`` (its ``as_table``), or
+        None."""
+        describe = getattr(strategy, "as_table", None)
+        return None if describe is None else describe(rules)
 
     def pack_key(self, rules: Any) -> str:
         """What decides the cards a variant deals: variants with the same key share their
@@ -414,51 +384,6 @@ class Game(ABC, Generic[RulesT, TableT]):
         """Why the variant does not offer what this table bets on (None: it is offered)."""
         return None
 
-    def warnings(self, stats: Stats) -> list[str]:
-        """What the report must flag about a row's rounds (added to its ``note``), e.g. deals
-        locked in a repeating cycle; none by default."""
-        return []
-
-    def extra_columns(self, stats: Stats) -> dict[str, float]:
-        """Game-specific report columns."""
-        return {}
-
-    def exact_charts(self, rules: RulesT) -> dict[str, Any]:
-        """Odds charts of the exact values (name -> matplotlib Figure)."""
-        return {}
-
-    def exact_chart_keys(self, rules: RulesT) -> dict[str, Hashable]:
-        """What each exact chart is drawn from (name -> hashable key), for games whose
-        variants often differ in what a chart does not show: variants of equal key share the
-        chart, drawn once (:meth:`variant_exact_charts`). Empty (the default): each variant
-        draws its own. Where given, it names every chart of :meth:`exact_charts`."""
-        return {}
-
-    def exact_chart_names(self, rules: RulesT, strategies: Sequence[Any]
-                          ) -> Collection[str] | None:
-        """The exact charts that belong to a run of ``strategies`` on ``rules``; None (the
-        default): every chart of :meth:`exact_charts`. A game with a chart about one
-        strategy leaves it out where no row plays it, and its :meth:`exact_charts` takes
-        the names to draw as ``names``."""
-        return None
-
-    def bench_cases(self) -> list[BenchCase]:
-        """What ``houseedge bench`` measures for this game."""
-        return []
-
-    def bench_timings(self) -> list[BenchTiming]:
-        """What ``houseedge bench`` times once per run (exact computations)."""
-        return []
-
-    def exact_tables(self, rules: RulesT) -> dict[str, pd.DataFrame]:
-        """Exact odds tables for ``houseedge exact`` (name -> table)."""
-        return {}
-
-    def run_lines(self, frame: pd.DataFrame) -> list[str]:
-        """Lines ``houseedge run`` prints after its table, from the report frame: the game's
-        own figures where the edge columns do not carry them (a points game)."""
-        return []
-
     def session_nets(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
                      sessions: int, rounds: int, seed: np.random.SeedSequence
                      ) -> np.ndarray | None:
@@ -504,9 +429,3 @@ class Game(ABC, Generic[RulesT, TableT]):
                           ) -> RoundChain | None:
         """:meth:`round_chain` of a table (None where the exact code does not reach)."""
         return None
-
-    def extra_charts(self, stats: Mapping[tuple[str, str], Stats],
-                     rules: Mapping[str, RulesT]) -> dict[str, Any]:
-        """Game-specific charts of a run: file name -> matplotlib Figure, from the merged
-        statistics of each (variant, strategy) and the rules of each variant."""
-        return {}
