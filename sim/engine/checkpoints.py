@@ -39,7 +39,8 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,49 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CorruptCheckpoint(path, type(exc).__name__) from None
+
+
+def _row_exact(path: Path) -> RowExact:
+    data = _read_json(path)
+    try:
+        return RowExact.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptCheckpoint(
+            path, f"not an exact record: {type(exc).__name__}: {exc}") from None
+
+
+def _model_risk(path: Path) -> ModelRisk:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return ModelRisk.from_arrays(data)
+    except (OSError, KeyError, TypeError, ValueError) as exc:
+        raise CorruptCheckpoint(path, f"not a risk model: {type(exc).__name__}") from None
+
+
+def _by_pair(folder: Path, tag: str) -> dict[str, list[Path]]:
+    """The loose chunk files of ``folder`` (``v0-s1-<tag>12.json``) by pair (``v0-s1``): one
+    listing of the folder for every pair (a glob per pair read the whole folder for each, a
+    time quadratic in the rows)."""
+    loose: dict[str, list[Path]] = {}
+    for path in folder.glob(f"v*-s*-{tag}*.json"):
+        loose.setdefault(path.name.rpartition(f"-{tag}")[0], []).append(path)
+    return loose
+
+
+@contextmanager
+def _unless_unreadable(path: Path, repair: bool, notes: list[str], then: str
+                       ) -> Iterator[None]:
+    """Read ``path`` in the block. Where it cannot be (a :class:`CorruptCheckpoint`, or a
+    ``ValueError`` about it), raise that, or when repairing delete the file and note it with
+    what ``then`` happens instead."""
+    try:
+        yield
+    except (CorruptCheckpoint, ValueError) as exc:
+        error = exc if isinstance(exc, CorruptCheckpoint) else CorruptCheckpoint(path, str(exc))
+        if not repair:
+            raise error from None
+        path.unlink(missing_ok=True)
+        notes.append(f"{error}; {then}")
 
 
 def _stats(data: Any, path: Path, rounds: int) -> Stats:
@@ -432,12 +476,8 @@ class CheckpointStore:
         Raises:
             CorruptCheckpoint: an unreadable file, when not repairing.
         """
-        notes = []
-        # One listing of the folder for every pair: a glob per pair read the whole folder for
-        # each, a time quadratic in the rows.
-        loose: dict[str, list[Path]] = {}
-        for path in self.folder.glob("v*-s*-c*.json"):
-            loose.setdefault(path.name.rpartition("-c")[0], []).append(path)
+        notes: list[str] = []
+        loose = _by_pair(self.folder, "c")
         for pair, progress in self.progress.items():
             try:
                 self._load_prefix(pair, progress)
@@ -448,7 +488,7 @@ class CheckpointStore:
                 self.progress[pair] = progress = PairProgress()
                 notes.append(f"{exc}; its chunks are computed again")
             for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
-                try:
+                with _unless_unreadable(path, repair, notes, "that chunk is computed again"):
                     index = int(path.stem.rpartition("-c")[2])
                     if index >= chunk_count(self.experiment, pair[1]):
                         raise CorruptCheckpoint(path, "no such chunk in this run")
@@ -457,62 +497,32 @@ class CheckpointStore:
                         continue       # writes), or beyond the target its pair reached
                     rounds = chunk_of(self.experiment, pair, index).rounds
                     progress.ahead[index] = _stats(_read_json(path), path, rounds)
-                except (CorruptCheckpoint, ValueError) as exc:
-                    if not repair:
-                        raise exc if isinstance(exc, CorruptCheckpoint) else \
-                            CorruptCheckpoint(path, str(exc)) from None
-                    path.unlink(missing_ok=True)
-                    notes.append(f"{exc}; that chunk is computed again")
         for pair in self.progress:
             self._absorb(pair)
-        notes += self._load_exact(repair)
-        notes += self._load_risk(repair)
+        notes += self._load_records(self.progress, self._exact_name, _row_exact, self.exact,
+                                    repair)
+        notes += self._load_records(self.sessions, self._risk_name, _model_risk, self.risk,
+                                    repair)
         notes += self._load_sessions(repair)
         return notes
 
-    def _load_exact(self, repair: bool) -> list[str]:
-        """Read each row's exact record (an unreadable one is made again when repairing)."""
-        notes = []
-        for pair in self.progress:
-            path = self.folder / self._exact_name(pair)
-            if not path.exists():
-                continue
-            try:
-                self.exact[pair] = RowExact.from_json(_read_json(path))
-            except (CorruptCheckpoint, KeyError, TypeError, ValueError) as exc:
-                error = exc if isinstance(exc, CorruptCheckpoint) else CorruptCheckpoint(
-                    path, f"not an exact record: {type(exc).__name__}: {exc}")
-                if not repair:
-                    raise error from None
-                path.unlink(missing_ok=True)
-                notes.append(f"{error}; it is made again")
-        return notes
-
-    def _load_risk(self, repair: bool) -> list[str]:
-        """Read each row's risk model (an unreadable one is made again when repairing)."""
-        notes = []
-        for pair in self.sessions:
-            path = self.folder / self._risk_name(pair)
-            if not path.exists():
-                continue
-            try:
-                with np.load(path, allow_pickle=False) as data:
-                    self.risk[pair] = ModelRisk.from_arrays(data)
-            except (OSError, KeyError, TypeError, ValueError) as exc:
-                error = CorruptCheckpoint(path, f"not a risk model: {type(exc).__name__}")
-                if not repair:
-                    raise error from None
-                path.unlink(missing_ok=True)
-                notes.append(f"{error}; it is made again")
+    def _load_records(self, pairs: Iterable[tuple[int, int]],
+                      name: Callable[[tuple[int, int]], str], read: Callable[[Path], Any],
+                      into: dict[tuple[int, int], Any], repair: bool) -> list[str]:
+        """Read each row's record (its exact record, its risk model) with ``read`` into
+        ``into``; an unreadable one is made again when repairing."""
+        notes: list[str] = []
+        for pair in pairs:
+            path = self.folder / name(pair)
+            if path.exists():
+                with _unless_unreadable(path, repair, notes, "it is made again"):
+                    into[pair] = read(path)
         return notes
 
     def _load_sessions(self, repair: bool) -> list[str]:
         """Read each pair's session bins, prefix and the session chunks beside it."""
         notes: list[str] = []
-        loose: dict[str, list[Path]] = {}
-        if self.sessions:
-            for path in self.folder.glob("v*-s*-k*.json"):
-                loose.setdefault(path.name.rpartition("-k")[0], []).append(path)
+        loose = _by_pair(self.folder, "k") if self.sessions else {}
         for pair in self.sessions:
             try:
                 self._load_session_prefix(pair)
@@ -524,7 +534,7 @@ class CheckpointStore:
                 notes.append(f"{exc}; its session chunks are played again")
             progress = self.sessions[pair]
             for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
-                try:
+                with _unless_unreadable(path, repair, notes, "that session chunk is played again"):
                     index = int(path.stem.rpartition("-k")[2])
                     if progress.bins is None or index >= session_chunk_count(self.experiment):
                         raise CorruptCheckpoint(path, "no such session chunk in this run")
@@ -534,12 +544,6 @@ class CheckpointStore:
                     progress.ahead[index] = self._session_stats(
                         _read_json(path), path, progress.bins,
                         session_chunk_of(self.experiment, pair, index).sessions)
-                except (CorruptCheckpoint, ValueError) as exc:
-                    if not repair:
-                        raise exc if isinstance(exc, CorruptCheckpoint) else \
-                            CorruptCheckpoint(path, str(exc)) from None
-                    path.unlink(missing_ok=True)
-                    notes.append(f"{exc}; that session chunk is played again")
             if progress.bins is not None:
                 self._absorb_sessions(pair)
         return notes
