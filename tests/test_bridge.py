@@ -173,13 +173,6 @@ def test_expected_score_of_a_trick_distribution():
         expected_score(c, {9: 0.5})
 
 
-def test_rules_reject_bad_values():
-    with pytest.raises(ValueError, match="missing"):
-        BridgeRules(missing=0)
-    with pytest.raises(ValueError, match="strain"):
-        BridgeRules(strain="X")
-
-
 # ------------------------------------------------------------------ simulated vs exact
 def test_survey_kernel_matches_the_exact_odds():
     n = 200_000

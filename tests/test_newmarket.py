@@ -72,10 +72,3 @@ def test_a_random_and_an_illegal_strategy():
     assert stats.rounds == 30 and GAME.engine_path(NewmarketRules(), Random()) == "reference"
     with pytest.raises(ValueError, match="chose suit"):
         GAME.simulate(NewmarketRules(), lambda v, r: 7, flat, 3, np.random.SeedSequence(1))
-
-
-def test_rules_reject_bad_values():
-    with pytest.raises(ValueError, match="players"):
-        NewmarketRules(players=2)
-    with pytest.raises(ValueError, match="change"):
-        NewmarketRules(change="rank")

@@ -53,13 +53,6 @@ def test_contest_scores_point_sequence_set_and_repique():
     assert contest(m("7h"), m("8s"), True, True, 3, 10, 60)[:2] == (10, 1)  # and a point of 1
 
 
-def test_rules_reject_bad_values():
-    with pytest.raises(ValueError, match="elder_max"):
-        PiquetRules(elder_max=0)
-    with pytest.raises(ValueError, match="sets_from"):
-        PiquetRules(sets_from="J")
-
-
 # ------------------------------------------------------------------ exact vs brute force
 def test_dealt_distributions_match_enumeration_of_a_stripped_pack():
     ranks, hand_size = 5, 5  # 7 8 9 10 J of four suits; hands of five

@@ -40,6 +40,17 @@ def test_games_reject_a_bad_count_with_a_rule_error(game):
     assert info.value.field == field and info.value.value == -1
 
 
+@pytest.mark.parametrize("game, field, value", [
+    ("bridge", "missing", 0), ("bridge", "strain", "X"),
+    ("piquet", "elder_max", 0), ("piquet", "sets_from", "J"),
+    ("newmarket", "players", 2), ("newmarket", "change", "rank"),
+])
+def test_rules_reject_a_bad_value_with_a_rule_error_naming_its_field(game, field, value):
+    with pytest.raises(RuleError) as info:
+        get(game).rules_type(**{field: value})
+    assert (info.value.field, info.value.value) == (field, value)
+
+
 def test_the_experiment_error_names_the_key_of_the_rule(tmp_path):
     data = {"game": "faro", "rounds": 10, "variants": {"tiny": {"rank_count": 2, "suits": 1}},
             "strategies": [{"use": "flat-rank"}]}
