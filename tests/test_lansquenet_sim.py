@@ -13,9 +13,11 @@ import pytest
 from sim.core.progression import MARTINGALE, PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
-from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
-from sim.games.lansquenet.exact import seats_value
+from sim.games.lansquenet import GAME
+from sim.games.lansquenet.coup import RUN_CAP
+from sim.games.lansquenet.exact import run_lengths, seats_value
 from sim.games.lansquenet.kernel import simulate_table
+from sim.games.lansquenet.rules import LansquenetRules
 from strategies.lansquenet import (
     CoverBelow,
     CoverShare,
@@ -136,7 +138,7 @@ def test_a_progression_makes_a_rows_banks_dependent_and_both_paths_batch_them(
 def test_a_progression_rows_error_comes_from_the_means_of_its_batches():
     from sim import api
     from sim.core.rng import Cards, chunk_streams, strategy_generator
-    from sim.games.lansquenet import RandomPacks, RoundTable
+    from sim.games.lansquenet.coup import RandomPacks, RoundTable
     from sim.outputs import report
     from tests.conftest import run_in_memory
 

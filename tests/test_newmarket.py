@@ -6,9 +6,11 @@ import pytest
 
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
-from sim.games.newmarket import GAME, NewmarketRules, NewmarketView, ReferenceRound, policy_suit
-from sim.games.newmarket.play import simulate_table
+from sim.games.newmarket import GAME
+from sim.games.newmarket.play import ReferenceRound, simulate_table
+from sim.games.newmarket.players import policy_suit
 from sim.games.newmarket.report import REPORT
+from sim.games.newmarket.rules import NewmarketRules, NewmarketView
 from strategies.newmarket import BoodleSuit, LongestSuit, LowestSuit, Random, ShortestSuit
 
 

@@ -13,10 +13,12 @@ import pytest
 
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
-from sim.games.piquet import GAME, PiquetRules, PiquetView, exact_odds, parse_card
+from sim.games.piquet import GAME
+from sim.games.piquet import exact as exact_odds
 from sim.games.piquet.deal import play_reference, simulate_table
-from sim.games.piquet.hand import contest, evaluate, masks_of, unopposed
+from sim.games.piquet.hand import contest, evaluate, masks_of, parse_card, unopposed
 from sim.games.piquet.report import REPORT
+from sim.games.piquet.rules import PiquetRules, PiquetView
 from strategies.piquet import Cautious, Combinations, Lowest, Point
 
 

@@ -9,7 +9,7 @@ from sim.core.errors import InputError, RuleError
 from sim.engine import experiment
 from sim.games import get
 from sim.games.faro import FaroRules
-from sim.games.lansquenet import LansquenetRules
+from sim.games.lansquenet.rules import LansquenetRules
 
 
 def test_a_rule_error_carries_its_field_value_and_what_is_allowed():

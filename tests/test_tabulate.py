@@ -16,14 +16,15 @@ from sim.core.progression import ProgressionSpec, ProgressionState
 from sim.core.rng import kernel_state
 from sim.engine import runner
 from sim.games import bonus, faro, lansquenet, pontoon, scratchcard
-from sim.games.bonus import BonusBet
+from sim.games.bonus.terms import BonusBet
 from sim.games.bonus.walk import play_player, walk_table
 from sim.games.faro import HighCardBet, RankBet, play_deal
 from sim.games.faro.kernel import play_ordered_deals as faro_ordered
 from sim.games.faro.rules import PRESETS as FARO_PRESETS
 from sim.games.faro.tabulate import tabulate as faro_tabulate
-from sim.games.lansquenet import GivenPacks
+from sim.games.lansquenet.coup import GivenPacks
 from sim.games.lansquenet.kernel import play_ordered_banks
+from sim.games.lansquenet.rules import BankerView, PunterView
 from sim.games.pontoon import GivenCards, Session
 from sim.games.pontoon.kernel import play_ordered_deals as pontoon_ordered
 from sim.games.pontoon.players import seating_of, tables_of
@@ -147,9 +148,9 @@ class Pass3:
     name = "pass after 3 by hand"
 
     def decide(self, view, rng):
-        if isinstance(view, lansquenet.PunterView):
+        if isinstance(view, PunterView):
             return "all"
-        if isinstance(view, lansquenet.BankerView):
+        if isinstance(view, BankerView):
             return "pass" if view.run >= 3 else "ride"
         return "open"
 
@@ -158,7 +159,7 @@ class TargetBanker(Pass3):
     name = "target"
 
     def decide(self, view, rng):
-        if isinstance(view, lansquenet.BankerView):
+        if isinstance(view, BankerView):
             return "pass" if view.bank >= 8 * view.opening else "ride"
         return super().decide(view, rng)
 

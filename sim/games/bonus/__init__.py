@@ -21,24 +21,13 @@ from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
-from sim.games.bonus.lattice import Lattice, PolicyTable, lattice_for
+from sim.games.bonus.lattice import PolicyTable, lattice_for
 from sim.games.bonus.tabulate import tabulate as tabulate_strategy
-from sim.games.bonus.terms import (
-    PRESETS,
-    BonusBet,
-    BonusRules,
-    BonusView,
-    PlayedGame,
-    played_game,
-    scratch_table,
-)
+from sim.games.bonus.terms import PRESETS, BonusRules, scratch_table
 from sim.games.bonus.value import policy_value
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
 
-__all__ = [
-    "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Lattice",
-    "PlayedGame", "PolicyTable", "lattice_for", "played_game", "policy_value",
-]
+__all__ = ["GAME", "BonusGame"]
 
 
 def _exact_value(value: BonusValue) -> ExactValue:

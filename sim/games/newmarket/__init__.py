@@ -25,17 +25,9 @@ from sim.core.stats import Stats
 from sim.games.base import Game
 from sim.games.newmarket.exact import unavailable_reason
 from sim.games.newmarket.play import ReferenceRound, simulate_table
-from sim.games.newmarket.players import policy_suit
-from sim.games.newmarket.rules import (
-    POLICY_NAMES,
-    PRESETS,
-    NewmarketRules,
-    NewmarketTable,
-    NewmarketView,
-)
+from sim.games.newmarket.rules import PRESETS, NewmarketRules, NewmarketTable
 
-__all__ = ["GAME", "POLICY_NAMES", "NewmarketGame", "NewmarketRules", "NewmarketTable",
-           "NewmarketView", "ReferenceRound", "policy_suit", "simulate_table"]
+__all__ = ["GAME", "NewmarketGame"]
 
 
 def _orders(rng: np.random.Generator):

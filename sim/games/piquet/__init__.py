@@ -25,20 +25,11 @@ from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import Game
-from sim.games.piquet import exact as exact_odds
 from sim.games.piquet import exact_deal
-from sim.games.piquet.deal import PiquetTable, play_reference, policy_discard, simulate_table
-from sim.games.piquet.hand import card_name, describe, parse_card
-from sim.games.piquet.rules import (
-    POLICIES,
-    PRESETS,
-    ExchangePolicy,
-    PiquetRules,
-    PiquetView,
-)
+from sim.games.piquet.deal import PiquetTable, play_reference, simulate_table
+from sim.games.piquet.rules import PRESETS, PiquetRules
 
-__all__ = ["GAME", "POLICIES", "ExchangePolicy", "PiquetGame", "PiquetRules", "PiquetTable",
-           "PiquetView", "card_name", "describe", "exact_odds", "parse_card", "policy_discard"]
+__all__ = ["GAME", "PiquetGame"]
 
 
 class PiquetGame(Game[PiquetRules, PiquetTable]):
