@@ -37,7 +37,7 @@ from sim.core.errors import InputError, UnknownName
 from sim.core.estimate import Measure
 from sim.core.markov import RoundChain
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Cards, Streams, strategy_generator, streams
+from sim.core.rng import Cards, Streams, kernel_state, strategy_generator, streams
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 
 RulesT = TypeVar("RulesT")
@@ -186,6 +186,9 @@ class Game(ABC, Generic[RulesT, TableT]):
     # The simulators carry a progression's unit from round to round (so a row under one has
     # dependent rounds) and cut its rounds into batches of batch_rounds for the error.
     progression_batches: bool = False
+    # The kernel, where simulate_table only hands it the chunk's xoshiro state: a function
+    # ``kernel(rules, table, rounds, state) -> Stats``, set as ``staticmethod(function)``.
+    kernel: Callable[[Any, Any, int, np.ndarray], Stats] | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -315,8 +318,11 @@ class Game(ABC, Generic[RulesT, TableT]):
 
     def simulate_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec,
                        rounds: int, seed: np.random.SeedSequence) -> Stats:
-        """Play ``rounds`` rounds of a table on the kernel."""
-        raise NotImplementedError(f"{self.name} has no kernel")
+        """Play ``rounds`` rounds of a table on the kernel: by default :attr:`kernel`, from
+        the chunk's xoshiro state (:func:`sim.core.rng.kernel_state`)."""
+        if self.kernel is None:
+            raise NotImplementedError(f"{self.name} has no kernel")
+        return self.kernel(rules, table, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
                            rounds: int, seed: Streams | np.random.SeedSequence) -> Stats:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Cards, kernel_state
+from sim.core.rng import Cards
 from sim.core.stats import Stats
 from sim.games.base import Game
 from sim.games.newmarket.exact import unavailable_reason
@@ -42,11 +42,7 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
                    "for the suit of a new run, each seat's result")
     round_name = "round"
     presets = PRESETS
-
-    def simulate_table(self, rules: NewmarketRules, table: NewmarketTable,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_table(rules, table, rounds, kernel_state(seed))
+    kernel = staticmethod(simulate_table)
 
     def play_reference(self, rules: NewmarketRules, strategy: Any,
                        progression: ProgressionSpec, rounds: int, cards: Cards,

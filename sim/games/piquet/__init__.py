@@ -22,7 +22,7 @@ import numpy as np
 
 from sim.core.estimate import Measure
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Cards, kernel_state
+from sim.core.rng import Cards
 from sim.core.stats import Stats
 from sim.games.base import Game
 from sim.games.piquet import exact_deal
@@ -40,11 +40,7 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
     round_name = "deal"
     measure = Measure.points("mean points per deal: elder's less younger's")
     presets = PRESETS
-
-    def simulate_table(self, rules: PiquetRules, table: PiquetTable,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_table(rules, table, rounds, kernel_state(seed))
+    kernel = staticmethod(simulate_table)
 
     def play_reference(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:

@@ -48,6 +48,7 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     presets = PRESETS
     file_rules = ("table", "claims")
     fast_path = "numpy"
+    kernel = staticmethod(simulate_plan)
     flat_stakes_only = ("progression: a scratchcard's stake is its ticket price; stake "
                         "progressions do not apply (leave progression out)")
 
@@ -73,11 +74,6 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
             InputError: missing or unreadable file, or a table that fails validation.
         """
         return load_table(spec)
-
-    def simulate_table(self, rules: ScratchRules, table: ScratchPlan,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_plan(rules, table, rounds, kernel_state(seed))
 
     def play_reference(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
