@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 import typing
 from abc import ABC
 from collections.abc import (
@@ -159,8 +160,8 @@ class Game(ABC, Generic[RulesT, TableT]):
     """
 
     # What the class derives from where it is written (see __init_subclass__): ``name`` from
-    # its package (sim.games.faro: "faro"), ``rules_type`` from Game[RulesT, TableT], and
-    # ``rules_doc`` from the name.
+    # its package (sim.games.faro: "faro"), ``rules_type`` from Game[RulesT, TableT],
+    # ``rules_doc`` from the name, and ``presets`` from the PRESETS beside the rules type.
     name: str
     rules_type: type[RulesT]
     rules_doc: str = ""  # the rules as the project models them: "docs/rules/<name>.md"
@@ -202,6 +203,8 @@ class Game(ABC, Generic[RulesT, TableT]):
                     cls.rules_type = args[0]
         if "rules_doc" not in cls.__dict__:
             cls.rules_doc = f"docs/rules/{cls.name}.md"
+        if not hasattr(cls, "presets") and hasattr(cls, "rules_type"):
+            cls.presets = vars(sys.modules[cls.rules_type.__module__])["PRESETS"]
 
     def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.

@@ -33,10 +33,9 @@ from sim.games.bridge.deal import (
     west_holding,
 )
 from sim.games.bridge.play import contract_value, line_odds
-from sim.games.bridge.rules import LINES, PRESETS, BridgeRules, BridgeTable, SuitView
+from sim.games.bridge.rules import LINES, BridgeRules, BridgeTable, SuitView
 from sim.games.bridge.scoring import score
 
-__all__ = ["GAME", "BridgeGame"]
 
 def scores_by_tricks(rules: BridgeRules) -> np.ndarray:
     """The deal's net score for each number of tricks 0..13."""
@@ -62,7 +61,6 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
                    "high-card points exactly and dealt; finesse or drop; a tested scorer")
     round_name = "deal"
     measure = Measure.points("mean per deal: South's points, or the contract's score")
-    presets = PRESETS
 
     def simulate_table(self, rules: BridgeRules, table: BridgeTable,
                        progression: ProgressionSpec, rounds: int,

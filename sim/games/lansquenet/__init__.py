@@ -30,10 +30,8 @@ from sim.games.lansquenet.cheat import read_observed
 from sim.games.lansquenet.coup import RandomPacks, RoundTable
 from sim.games.lansquenet.exact import table_value, unavailable_note
 from sim.games.lansquenet.kernel import session_nets, simulate_table
-from sim.games.lansquenet.rules import PRESETS, LansquenetRules, LansquenetTable
+from sim.games.lansquenet.rules import LansquenetRules, LansquenetTable
 from sim.games.lansquenet.tabulate import tabulate as tabulate_strategy
-
-__all__ = ["GAME", "LansquenetGame"]
 
 
 class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
@@ -42,7 +40,6 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
     description = ("Lansquenet: the bank riding and doubling, jumelles, pass-after policies, "
                    "the sharper's portee and its detection")
     round_name = "bank"
-    presets = PRESETS
     file_rules = ("observed",)
     progression_batches = True  # a progression's unit is carried from bank to bank
 

@@ -25,9 +25,7 @@ from sim.core.stats import Stats
 from sim.games.base import Game
 from sim.games.newmarket.exact import unavailable_reason
 from sim.games.newmarket.play import ReferenceRound, simulate_table
-from sim.games.newmarket.rules import PRESETS, NewmarketRules, NewmarketTable
-
-__all__ = ["GAME", "NewmarketGame"]
+from sim.games.newmarket.rules import NewmarketRules, NewmarketTable
 
 
 def _orders(rng: np.random.Generator):
@@ -41,7 +39,6 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
     description = ("Newmarket (boodle, stops): the kitty and the boodle cards, play policies "
                    "for the suit of a new run, each seat's result")
     round_name = "round"
-    presets = PRESETS
     kernel = staticmethod(simulate_table)
 
     def play_reference(self, rules: NewmarketRules, strategy: Any,

@@ -27,9 +27,7 @@ from sim.core.stats import Stats
 from sim.games.base import Game
 from sim.games.piquet import exact_deal
 from sim.games.piquet.deal import PiquetTable, play_reference, simulate_table
-from sim.games.piquet.rules import PRESETS, PiquetRules
-
-__all__ = ["GAME", "PiquetGame"]
+from sim.games.piquet.rules import PiquetRules
 
 
 class PiquetGame(Game[PiquetRules, PiquetTable]):
@@ -39,7 +37,6 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
                    "a dealt hand and of taking in; exchange policies")
     round_name = "deal"
     measure = Measure.points("mean points per deal: elder's less younger's")
-    presets = PRESETS
     kernel = staticmethod(simulate_table)
 
     def play_reference(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,

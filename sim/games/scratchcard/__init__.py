@@ -21,7 +21,7 @@ from sim.games.base import ExactValue, Game
 from sim.games.scratchcard.exact import plan_grid, session_value, total_distribution
 from sim.games.scratchcard.play import play_plan, simulate_plan, simulate_reference
 from sim.games.scratchcard.printed import EDGE_BOUND
-from sim.games.scratchcard.rules import PRESETS, ScratchPlan, ScratchRules
+from sim.games.scratchcard.rules import ScratchPlan, ScratchRules
 from sim.games.scratchcard.table import (
     CLAIMS_FILE,
     DATA_DIR,
@@ -31,8 +31,6 @@ from sim.games.scratchcard.table import (
     split_spec,
 )
 from sim.games.scratchcard.tabulate import tabulate as tabulate_strategy
-
-__all__ = ["GAME", "ScratchcardGame"]
 
 
 class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
@@ -45,7 +43,6 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     # wagered is the ticket's; per initial stake it would be per the first ticket bought.
     measure = Measure.stakes("wagered")
     rules_doc = "docs/rules/scratchcards.md"
-    presets = PRESETS
     file_rules = ("table", "claims")
     fast_path = "numpy"
     kernel = staticmethod(simulate_plan)
