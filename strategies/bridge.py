@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.games.bridge import BridgeRules, BridgeTable, SuitView, best_line
+from sim.games.bridge.play import best_line
 from sim.games.bridge.players import TableDeclarer
+from sim.games.bridge.rules import BridgeRules, BridgeTable, SuitView
 from strategies.base import configuration, register
 
 Survey = configuration("bridge", "survey", TableDeclarer, "Deal whole hands and measure them: "

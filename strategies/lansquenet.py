@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sim.core.cards import parse_rank
-from sim.games.lansquenet import SOURCE_SERIES, BankerPolicy, PunterPolicy, TableSeats
+from sim.games.lansquenet.players import TableSeats
+from sim.games.lansquenet.rules import SOURCE_SERIES, BankerPolicy, PunterPolicy
 from strategies.base import register
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.games.newmarket import NewmarketView
 from sim.games.newmarket.players import SuitPolicyPlayers
+from sim.games.newmarket.rules import NewmarketView
 from strategies.base import configuration, register
 
 # What each policy begins a new run with (sim.games.newmarket.players.policy_suit).

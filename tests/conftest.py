@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -74,3 +77,24 @@ def run_in_memory(experiment):
                                         experiment.session is not None)
     return RunResult(experiment, stats, {pair: [] for pair in stats}, {}, totals, {},
                      exact=exact)
+
+
+@contextlib.contextmanager
+def ctrl_c_at(module: Any, name: str, call: int) -> Iterator[None]:
+    """Inside the block, ``module.name`` is interrupted (KeyboardInterrupt, as by Ctrl-C) at
+    its ``call``-th call and every call after; the real function is back after the block."""
+    real = getattr(module, name)
+    calls = 0
+
+    def flaky(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls >= call:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    setattr(module, name, flaky)
+    try:
+        yield
+    finally:
+        setattr(module, name, real)

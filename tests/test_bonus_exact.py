@@ -9,7 +9,6 @@ from functools import cache
 import numpy as np
 import pytest
 
-from sim.games.bonus import BonusRules, BonusView, lattice_for, played_game, policy_value
 from sim.games.bonus import players as bonus_strategies
 from sim.games.bonus.dp import (
     _bet_value,
@@ -20,8 +19,10 @@ from sim.games.bonus.dp import (
     evaluate,
     rich_recursion,
 )
+from sim.games.bonus.lattice import lattice_for
 from sim.games.bonus.operator import claims_cost, term_effects, value_row
-from sim.games.bonus.terms import PRESETS
+from sim.games.bonus.terms import PRESETS, BonusRules, BonusView, played_game
+from sim.games.bonus.value import policy_value
 from strategies.bonus import Bold, FlatStake, OptimalStakes, SwitchGame, TwoTier
 
 

@@ -13,9 +13,11 @@ from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
 from sim.core.progression import PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import z_score
-from sim.games.bonus import GAME, BonusBet, BonusRules, lattice_for, policy_value
+from sim.games.bonus import GAME
+from sim.games.bonus.lattice import lattice_for
 from sim.games.bonus.report import REPORT
-from sim.games.bonus.terms import PRESETS
+from sim.games.bonus.terms import PRESETS, BonusBet, BonusRules
+from sim.games.bonus.value import policy_value
 from sim.games.bonus.walk import play_player, walk_table
 from strategies.base import FunctionStrategy
 from strategies.bonus import Bold, FlatStake, OptimalStakes, SwitchGame, TwoTier

@@ -13,11 +13,14 @@ import pytest
 
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
-from sim.games.bridge import GAME, BridgeRules, Contract, Rubber, odds
+from sim.games.bridge import GAME, odds
 from sim.games.bridge.deal import contract_stats, survey_reference, survey_stats
 from sim.games.bridge.play import line_odds, line_wins
 from sim.games.bridge.report import REPORT
+from sim.games.bridge.rules import BridgeRules
 from sim.games.bridge.scoring import (
+    Contract,
+    Rubber,
     auction_honours,
     expected_score,
     score_auction,
@@ -171,13 +174,6 @@ def test_expected_score_of_a_trick_distribution():
     assert value == Fraction(400 - 50, 2)
     with pytest.raises(ValueError):
         expected_score(c, {9: 0.5})
-
-
-def test_rules_reject_bad_values():
-    with pytest.raises(ValueError, match="missing"):
-        BridgeRules(missing=0)
-    with pytest.raises(ValueError, match="strain"):
-        BridgeRules(strain="X")
 
 
 # ------------------------------------------------------------------ simulated vs exact

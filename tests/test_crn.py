@@ -194,7 +194,7 @@ def test_faro_soda_and_no_soda_share_their_shuffles():
 # --------------------------------------------------------------------------- lansquenet
 def _lansquenet_session(rules, strategy, s):
     from sim.core.rng import strategy_generator
-    from sim.games.lansquenet import RandomPacks, RoundTable
+    from sim.games.lansquenet.coup import RandomPacks, RoundTable
 
     return RoundTable(rules, strategy, FLAT, RandomPacks(rules, kernel_state(s)),
                       strategy_generator(s))
@@ -336,7 +336,7 @@ def test_scratch_vectorised_path_equals_reference_from_the_same_seed(preset):
 def test_bonus_players_meet_the_same_spins_whatever_the_policy():
     """Player i's spins are his own stream's, whatever the policy: the keyed walk equals the
     walk given those spins, for two policies that bet very differently."""
-    from sim.games.bonus import lattice_for
+    from sim.games.bonus.lattice import lattice_for
     from sim.games.bonus.walk import Spins, walk_table
     from strategies.bonus import Bold, FlatStake
 
@@ -363,7 +363,7 @@ def test_bonus_kernel_equals_reference_from_the_same_seed(name):
     strategy = {"flat": FlatStake(5.0), "bold": Bold()}[name]
     s = seed(pack=game.pack_key(rules))
     from sim.core.rng import strategy_generator
-    from sim.games.bonus import lattice_for
+    from sim.games.bonus.lattice import lattice_for
     from sim.games.bonus.walk import simulate_reference
 
     kernel = game.simulate(rules, strategy, FLAT, 60, s)

@@ -12,17 +12,10 @@ from sim.core.cards import RANK_SYMBOLS
 from sim.core.errors import InputError
 from sim.core.progression import ProgressionSpec
 from sim.engine.experiment import load
-from sim.games.lansquenet import (
-    PRESETS,
-    LansquenetRules,
-    RandomPacks,
-    RoundTable,
-    check_file,
-    read_observed,
-    run_length_chart,
-    run_lengths,
-)
-from sim.games.lansquenet.cheat import p_at_least
+from sim.games.lansquenet.cheat import check_file, p_at_least, read_observed, run_length_chart
+from sim.games.lansquenet.coup import RandomPacks, RoundTable
+from sim.games.lansquenet.exact import run_lengths
+from sim.games.lansquenet.rules import PRESETS, LansquenetRules
 from strategies.lansquenet import NeverPass, Sharper
 
 ROOT = Path(__file__).resolve().parent.parent

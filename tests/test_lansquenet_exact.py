@@ -7,21 +7,19 @@ import numpy as np
 import pytest
 
 from sim.core.progression import ProgressionSpec
-from sim.games.lansquenet import (
-    LansquenetRules,
-    RoundTable,
+from sim.games.lansquenet.chain import coup_odds, profile_chain
+from sim.games.lansquenet.cheat import p_longest_run, pounds_shillings_pence
+from sim.games.lansquenet.coup import Deck, RoundTable, deal_coup
+from sim.games.lansquenet.exact import (
+    bank_histories,
     bank_value,
-    coup_odds,
-    p_longest_run,
+    full_cover_table,
+    policy_rows,
     run_lengths,
     table_value,
 )
-from sim.games.lansquenet.chain import profile_chain
-from sim.games.lansquenet.cheat import pounds_shillings_pence
-from sim.games.lansquenet.coup import Deck, deal_coup
-from sim.games.lansquenet.exact import bank_histories, full_cover_table, policy_rows
 from sim.games.lansquenet.patterns import history_probability, tree_chain
-from sim.games.lansquenet.rules import BankerPolicy, LansquenetTable, PunterPolicy
+from sim.games.lansquenet.rules import BankerPolicy, LansquenetRules, LansquenetTable, PunterPolicy
 from strategies.lansquenet import (
     AvoidRun,
     CoverBelow,

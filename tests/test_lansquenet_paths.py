@@ -9,25 +9,22 @@ import pytest
 from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
 from sim.core.progression import ProgressionSpec
 from sim.engine.experiment import from_dict
-from sim.games.lansquenet import (
-    GAME,
+from sim.games.lansquenet import GAME
+from sim.games.lansquenet.coup import BANK, STAKES, GivenPacks, RandomPacks, RoundTable
+from sim.games.lansquenet.kernel import RECORD, counter_names, play_ordered_banks
+from sim.games.lansquenet.report import REPORT
+from sim.games.lansquenet.rules import (
     PRESETS,
     SOURCE_SERIES,
     BankerView,
-    GivenPacks,
     LansquenetRules,
     OpenView,
     Portee,
     PunterView,
-    RandomPacks,
-    RoundTable,
     adapt_series,
     split_coups,
     stacked_wins,
 )
-from sim.games.lansquenet.coup import BANK, STAKES
-from sim.games.lansquenet.kernel import RECORD, counter_names, play_ordered_banks
-from sim.games.lansquenet.report import REPORT
 from strategies.betting import progression_spec
 from strategies.lansquenet import (
     AvoidRun,

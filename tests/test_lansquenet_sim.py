@@ -13,9 +13,11 @@ import pytest
 from sim.core.progression import MARTINGALE, PAROLI, ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
-from sim.games.lansquenet import GAME, RUN_CAP, LansquenetRules, run_lengths
-from sim.games.lansquenet.exact import seats_value
+from sim.games.lansquenet import GAME
+from sim.games.lansquenet.coup import RUN_CAP
+from sim.games.lansquenet.exact import run_lengths, seats_value
 from sim.games.lansquenet.kernel import simulate_table
+from sim.games.lansquenet.rules import LansquenetRules
 from strategies.lansquenet import (
     CoverBelow,
     CoverShare,
@@ -35,24 +37,25 @@ def _z_rate(count: float, n: int, p: float) -> float:
     return (count / n - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else (count / n - p) * 1e9
 
 
-def _mean_runs(rules, table):
-    return np.mean([v.runs for v in seats_value(rules, table)], axis=0)
+def _simulated_agrees_with_exact(rules, strategy, n, seed, runs):
+    """n banks simulated from ``seed``: both edges and the frequencies of the first ``runs``
+    run lengths within 4 standard errors of the exact values. The statistics."""
+    stats = GAME.simulate(rules, strategy, FLAT, n, seed)
+    exact = GAME.exact(rules, strategy, FLAT)
+    assert abs((stats.edge_per_initial_bet - exact.edge_per_initial_bet) / stats.stderr) < 4
+    assert abs((stats.edge_per_total_wagered - exact.edge_per_total_wagered)
+               / stats.stderr_per_total_wagered) < 4
+    mean_runs = np.mean([v.runs for v in seats_value(rules, strategy.as_table(rules))], axis=0)
+    for k in range(runs):
+        assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, mean_runs[k])) < 4
+    return stats
 
 
 @pytest.mark.parametrize("jumelle, packs, reshuffle", GRID)
 def test_edges_and_run_lengths_agree_with_exact(jumelle, packs, reshuffle):
     rules = LansquenetRules(jumelle=jumelle, packs=packs, reshuffle=reshuffle)
-    strategy = PassAfter(2)
-    n = 300_000
-    stats = GAME.simulate(rules, strategy, FLAT, n, np.random.SeedSequence(
-        [packs, reshuffle == "coup", jumelle == "whole"]))
-    exact = GAME.exact(rules, strategy, FLAT)
-    assert abs((stats.edge_per_initial_bet - exact.edge_per_initial_bet) / stats.stderr) < 4
-    assert abs((stats.edge_per_total_wagered - exact.edge_per_total_wagered)
-               / stats.stderr_per_total_wagered) < 4
-    runs = _mean_runs(rules, strategy.as_table(rules))
-    for k in range(3):
-        assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, runs[k])) < 4
+    stats = _simulated_agrees_with_exact(rules, PassAfter(2), 300_000, np.random.SeedSequence(
+        [packs, reshuffle == "coup", jumelle == "whole"]), 3)
     # Whatever the pack holds, the banker's card is matched first in half the coups that
     # are neither jumelles nor void.
     wins, losses = stats.counters["wins"], stats.counters["losses"]
@@ -67,16 +70,8 @@ def test_six_packs_three_and_four_coups_deep_agree_with_the_counted_histories(ju
     # Banks that need the pack after two and three coups of six packs: the tree of coup
     # histories (sim.games.lansquenet.patterns), not the profile chain.
     rules = LansquenetRules(packs=6, jumelle=jumelle)
-    n = 300_000
-    stats = GAME.simulate(rules, strategy, FLAT, n,
-                          np.random.SeedSequence([6, jumelle == "whole", 3]))
-    exact = GAME.exact(rules, strategy, FLAT)
-    assert abs((stats.edge_per_initial_bet - exact.edge_per_initial_bet) / stats.stderr) < 4
-    assert abs((stats.edge_per_total_wagered - exact.edge_per_total_wagered)
-               / stats.stderr_per_total_wagered) < 4
-    runs = _mean_runs(rules, strategy.as_table(rules))
-    for k in range(4):
-        assert abs(_z_rate(stats.counters.get(f"run_{k}", 0.0), n, runs[k])) < 4
+    _simulated_agrees_with_exact(rules, strategy, 300_000,
+                                 np.random.SeedSequence([6, jumelle == "whole", 3]), 4)
 
 
 @pytest.mark.parametrize("rules", [LansquenetRules(), LansquenetRules(reshuffle="coup"),
@@ -143,7 +138,7 @@ def test_a_progression_makes_a_rows_banks_dependent_and_both_paths_batch_them(
 def test_a_progression_rows_error_comes_from_the_means_of_its_batches():
     from sim import api
     from sim.core.rng import Cards, chunk_streams, strategy_generator
-    from sim.games.lansquenet import RandomPacks, RoundTable
+    from sim.games.lansquenet.coup import RandomPacks, RoundTable
     from sim.outputs import report
     from tests.conftest import run_in_memory
 

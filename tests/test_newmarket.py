@@ -6,9 +6,11 @@ import pytest
 
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
-from sim.games.newmarket import GAME, NewmarketRules, NewmarketView, ReferenceRound, policy_suit
-from sim.games.newmarket.play import simulate_table
+from sim.games.newmarket import GAME
+from sim.games.newmarket.play import ReferenceRound, simulate_table
+from sim.games.newmarket.players import policy_suit
 from sim.games.newmarket.report import REPORT
+from sim.games.newmarket.rules import NewmarketRules, NewmarketView
 from strategies.newmarket import BoodleSuit, LongestSuit, LowestSuit, Random, ShortestSuit
 
 
@@ -72,10 +74,3 @@ def test_a_random_and_an_illegal_strategy():
     assert stats.rounds == 30 and GAME.engine_path(NewmarketRules(), Random()) == "reference"
     with pytest.raises(ValueError, match="chose suit"):
         GAME.simulate(NewmarketRules(), lambda v, r: 7, flat, 3, np.random.SeedSequence(1))
-
-
-def test_rules_reject_bad_values():
-    with pytest.raises(ValueError, match="players"):
-        NewmarketRules(players=2)
-    with pytest.raises(ValueError, match="change"):
-        NewmarketRules(change="rank")

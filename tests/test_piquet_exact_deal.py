@@ -12,7 +12,7 @@ import pytest
 
 from sim.core.rng import kernel_state
 from sim.engine import experiment
-from sim.games.piquet import GAME, PiquetRules
+from sim.games.piquet import GAME
 from sim.games.piquet.deal import PiquetTable, discard_of, play_reference, simulate_table
 from sim.games.piquet.exact_deal import (
     deal_value,
@@ -24,7 +24,7 @@ from sim.games.piquet.exact_deal import (
     unavailable_reason,
 )
 from sim.games.piquet.hand import FACE_MASK, contest, masks_of
-from sim.games.piquet.rules import POLICIES
+from sim.games.piquet.rules import POLICIES, PiquetRules
 from sim.outputs import exact_report
 from strategies.piquet import Lowest
 

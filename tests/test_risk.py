@@ -276,7 +276,8 @@ def test_pontoon_stick_16_mc_within_4_se_of_exact():
 
 def test_lansquenet_bank_law_has_the_exact_mean():
     from sim.games.lansquenet import GAME as LANSQUENET
-    from sim.games.lansquenet import LansquenetRules, bank_value
+    from sim.games.lansquenet.exact import bank_value
+    from sim.games.lansquenet.rules import LansquenetRules
     from strategies import base
 
     rules = LansquenetRules()

@@ -9,7 +9,7 @@ from sim.core.errors import InputError, RuleError
 from sim.engine import experiment
 from sim.games import get
 from sim.games.faro import FaroRules
-from sim.games.lansquenet import LansquenetRules
+from sim.games.lansquenet.rules import LansquenetRules
 
 
 def test_a_rule_error_carries_its_field_value_and_what_is_allowed():
@@ -38,6 +38,17 @@ def test_games_reject_a_bad_count_with_a_rule_error(game):
     with pytest.raises(RuleError) as info:
         g.make_rules(preset, {field: -1})
     assert info.value.field == field and info.value.value == -1
+
+
+@pytest.mark.parametrize("game, field, value", [
+    ("bridge", "missing", 0), ("bridge", "strain", "X"),
+    ("piquet", "elder_max", 0), ("piquet", "sets_from", "J"),
+    ("newmarket", "players", 2), ("newmarket", "change", "rank"),
+])
+def test_rules_reject_a_bad_value_with_a_rule_error_naming_its_field(game, field, value):
+    with pytest.raises(RuleError) as info:
+        get(game).rules_type(**{field: value})
+    assert (info.value.field, info.value.value) == (field, value)
 
 
 def test_the_experiment_error_names_the_key_of_the_rule(tmp_path):

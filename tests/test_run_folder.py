@@ -14,6 +14,7 @@ import pytest
 from sim.cli import main
 from sim.engine import experiment, runner
 from sim.engine.checkpoints import CheckpointStore, CorruptCheckpoint
+from tests.conftest import ctrl_c_at
 
 ROOT = Path(__file__).parents[1]
 FARO = str(ROOT / "experiments" / "faro.toml")
@@ -28,20 +29,10 @@ def _run(exp: str, out: Path, *extra: str, charts: bool = False) -> int:
                  *([] if charts else ["--no-charts"])])
 
 
-def _interrupted(monkeypatch, exp: str, out: Path, after: int = 6, *extra: str) -> None:
+def _interrupted(exp: str, out: Path, after: int = 6, *extra: str) -> None:
     """A run stopped by Ctrl-C after ``after`` chunks."""
-    calls = {"n": 0}
-    real = runner.run_chunk
-
-    def flaky(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] > after:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner, "run_chunk", flaky)
-    assert _run(exp, out, *extra) == 130
-    monkeypatch.setattr(runner, "run_chunk", real)
+    with ctrl_c_at(runner, "run_chunk", after + 1):
+        assert _run(exp, out, *extra) == 130
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -55,9 +46,9 @@ def _one_line(capsys) -> str:
     return err[0]
 
 
-def test_unfinished_run_is_never_overwritten(tmp_path, monkeypatch, capsys):
+def test_unfinished_run_is_never_overwritten(tmp_path, capsys):
     out = tmp_path / "out"
-    _interrupted(monkeypatch, FARO, out)
+    _interrupted(FARO, out)
     capsys.readouterr()
     before = _snapshot(out)
     assert _run(FARO, out) == 2
@@ -69,14 +60,14 @@ def test_unfinished_run_is_never_overwritten(tmp_path, monkeypatch, capsys):
     assert (out / "report.csv").exists()
 
 
-def test_resume_refuses_an_edited_strategy_file_and_names_it(tmp_path, monkeypatch, capsys):
+def test_resume_refuses_an_edited_strategy_file_and_names_it(tmp_path, capsys):
     strategy = tmp_path / "mine.py"
     strategy.write_text((ROOT / "experiments" / "seven_up.py").read_text())
     exp = tmp_path / "exp.toml"
     exp.write_text('game = "faro"\nrounds = 4000\nchunk_rounds = 1000\nseed = 3\n'
                    '[[strategies]]\nuse = "mine.py:SevenUp"\n')
     out = tmp_path / "out"
-    _interrupted(monkeypatch, str(exp), out, 2)
+    _interrupted(str(exp), out, 2)
     strategy.write_text(strategy.read_text().replace("sevens >= 2", "sevens >= 3"))
     capsys.readouterr()
     assert main(["run", str(exp), "--out", str(out), "--quiet", "--resume"]) == 2
@@ -86,7 +77,7 @@ def test_resume_refuses_an_edited_strategy_file_and_names_it(tmp_path, monkeypat
 
 def test_resume_refuses_a_changed_key_and_another_version(tmp_path, monkeypatch, capsys):
     out = tmp_path / "out"
-    _interrupted(monkeypatch, FARO, out)
+    _interrupted(FARO, out)
     capsys.readouterr()
     assert _run(FARO, out, "--resume", "variants.stuss.split_take=0.5") == 2
     assert "different experiment: variants.stuss.split_take added" in _one_line(capsys)
@@ -106,9 +97,9 @@ def test_resume_refuses_a_changed_key_and_another_version(tmp_path, monkeypatch,
                       "this one reads 5)"),
     (None, "chunks/run.json is missing"),
 ])
-def test_a_damaged_run_record_is_named_as_it_is(tmp_path, monkeypatch, capsys, record, problem):
+def test_a_damaged_run_record_is_named_as_it_is(tmp_path, capsys, record, problem):
     out = tmp_path / "out"
-    _interrupted(monkeypatch, FARO, out)
+    _interrupted(FARO, out)
     capsys.readouterr()
     if record is None:
         (out / "chunks" / "run.json").unlink()
@@ -127,10 +118,10 @@ def test_a_damaged_run_record_is_named_as_it_is(tmp_path, monkeypatch, capsys, r
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong rounds"])
-def test_corrupt_chunk_is_named_and_computed_again(tmp_path, monkeypatch, capsys, damage):
+def test_corrupt_chunk_is_named_and_computed_again(tmp_path, capsys, damage):
     assert _run(FARO, tmp_path / "full") == 0
     out = tmp_path / "cut"
-    _interrupted(monkeypatch, FARO, out, 8)
+    _interrupted(FARO, out, 8)
     victim = out / "chunks" / "v0-s2-prefix.json"
     text = victim.read_text()
     victim.write_text({"truncate": text[: len(text) // 2], "garbage": "\x00\x01",
@@ -264,7 +255,7 @@ def test_an_interrupted_run_counts_its_chunks_without_reading_the_folder_again(
 
 def test_a_store_lists_its_chunks_folder_once_whatever_its_rows(tmp_path, monkeypatch):
     out = tmp_path / "out"
-    _interrupted(monkeypatch, FARO, out, 6)
+    _interrupted(FARO, out, 6)
     listings = {"n": 0}
     real = Path.glob
 
@@ -278,10 +269,10 @@ def test_a_store_lists_its_chunks_folder_once_whatever_its_rows(tmp_path, monkey
     assert listings["n"] == 1 and store.done_chunks() == 6
 
 
-def test_a_damaged_exact_record_is_named_and_made_again(tmp_path, monkeypatch, capsys):
+def test_a_damaged_exact_record_is_named_and_made_again(tmp_path, capsys):
     assert _run(FARO, tmp_path / "full") == 0
     out = tmp_path / "cut"
-    _interrupted(monkeypatch, FARO, out, 8)
+    _interrupted(FARO, out, 8)
     victim = out / "chunks" / "v0-s0-exact.json"
     victim.write_text(victim.read_text().replace('"value"', '"worth"'))
     with pytest.raises(CorruptCheckpoint, match=str(victim)):

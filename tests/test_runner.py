@@ -7,6 +7,7 @@ import pytest
 
 from sim.cli import main
 from sim.engine import runner
+from tests.conftest import ctrl_c_at
 
 SMALL = ["rounds=30000", "chunk_rounds=10000"]
 EXPERIMENT = str(Path(__file__).parents[1] / "experiments" / "faro.toml")
@@ -34,22 +35,12 @@ def test_dask_backend_gives_the_same_report(tmp_path):
         tmp_path / "dask" / "report.csv").read_text()
 
 
-def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, capsys):
+def test_resume_after_interruption_equals_uninterrupted(tmp_path, capsys):
     assert _run(tmp_path / "full", "--no-charts") == 0
-    calls = {"n": 0}
-    real = runner.run_chunk
-
-    def flaky(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 7:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner, "run_chunk", flaky)
-    assert _run(tmp_path / "cut", "--no-charts") == 130
+    with ctrl_c_at(runner, "run_chunk", 7):
+        assert _run(tmp_path / "cut", "--no-charts") == 130
     assert "6 of 54 chunks kept" in capsys.readouterr().err
     assert not (tmp_path / "cut" / "report.csv").exists()
-    monkeypatch.setattr(runner, "run_chunk", real)
     assert _run(tmp_path / "cut", "--resume", "--no-charts") == 0
     full = pd.read_csv(tmp_path / "full" / "report.csv")
     resumed = pd.read_csv(tmp_path / "cut" / "report.csv")

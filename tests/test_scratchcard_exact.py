@@ -8,22 +8,18 @@ import numpy as np
 import pytest
 from scipy.stats import hypergeom
 
-from sim.games.scratchcard import (
-    ScratchPlan,
-    ScratchRules,
-    ScratchView,
+from sim.games.scratchcard.current import (
+    _log_likelihood,
     claims_z,
     current_odds,
     estimate_sold,
-    load_claims,
-    load_table,
-    session_value,
-    ticket_odds,
-    total_distribution,
+    remaining,
+    sold_bounds,
 )
-from sim.games.scratchcard.current import _log_likelihood, remaining, sold_bounds
+from sim.games.scratchcard.exact import session_value, ticket_odds, total_distribution
 from sim.games.scratchcard.report import REPORT
-from sim.games.scratchcard.rules import Pool
+from sim.games.scratchcard.rules import Pool, ScratchPlan, ScratchRules, ScratchView
+from sim.games.scratchcard.table import load_claims, load_table
 
 
 def _box_tickets() -> np.ndarray:
@@ -209,7 +205,7 @@ def _brute_printed(pool: Pool, plan: ScratchPlan) -> dict[str, float]:
     played by the reference path's rule."""
     from types import SimpleNamespace
 
-    from sim.games.scratchcard import play_session
+    from sim.games.scratchcard.play import play_session
     from strategies.scratchcard import PlanPlayer
     from tests.conftest import distinct_orderings
 

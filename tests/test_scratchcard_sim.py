@@ -9,10 +9,11 @@ import pytest
 from sim.core.errors import IllegalActionError, InputError, StrategyFailedError
 from sim.core.progression import MARTINGALE, ProgressionSpec
 from sim.core.stats import z_score
-from sim.games.scratchcard import GAME, ScratchPlan, ScratchRules, play_session
+from sim.games.scratchcard import GAME
 from sim.games.scratchcard.exact import plan_grid
-from sim.games.scratchcard.play import _draw_online, settle
+from sim.games.scratchcard.play import _draw_online, play_session, settle
 from sim.games.scratchcard.report import REPORT
+from sim.games.scratchcard.rules import ScratchPlan, ScratchRules
 from strategies.base import FunctionStrategy
 from strategies.scratchcard import Budget, FixedTickets, PlanPlayer, StopWinLoss
 

@@ -6,8 +6,8 @@ import pytest
 
 from sim.cli import main
 from sim.core.errors import InputError
-from sim.games.scratchcard import ScratchRules, load_claims, load_table
-from sim.games.scratchcard.table import DATA_DIR, SHIPPED
+from sim.games.scratchcard.rules import ScratchRules
+from sim.games.scratchcard.table import DATA_DIR, SHIPPED, load_claims, load_table
 
 HEADER = "game,price,print_run,prize,count\n"
 

@@ -20,6 +20,7 @@ import pytest
 from sim.cli import main
 from sim.engine import runner, session_play
 from sim.games.base import Game
+from tests.conftest import ctrl_c_at
 
 ROOT = Path(__file__).parents[1]
 EXPERIMENT = str(ROOT / "experiments" / "faro_bankroll.toml")
@@ -78,24 +79,13 @@ def _stop_during_session_play(proc: subprocess.Popen, out: Path, sig: int) -> st
     return err
 
 
-def test_ctrl_c_during_session_play_then_resume_equals_uninterrupted(full, tmp_path, capsys,
-                                                                     monkeypatch):
-    calls = {"n": 0}
-    real = runner.run_session_chunk
-
-    def flaky(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 6:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner, "run_session_chunk", flaky)
+def test_ctrl_c_during_session_play_then_resume_equals_uninterrupted(full, tmp_path, capsys):
     out = tmp_path / "cut"
-    assert _run(out) == 130
+    with ctrl_c_at(runner, "run_session_chunk", 6):
+        assert _run(out) == 130
     # every rounds' chunk (3 rows x 2) and five of the 24 session chunks
     assert "11 of 30 chunks kept" in capsys.readouterr().err
     assert not (out / "risk.csv").exists()
-    monkeypatch.setattr(runner, "run_session_chunk", real)
     assert _run(out, "--resume") == 0
     _same_numbers(full, out)
 

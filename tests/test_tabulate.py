@@ -16,14 +16,16 @@ from sim.core.progression import ProgressionSpec, ProgressionState
 from sim.core.rng import kernel_state
 from sim.engine import runner
 from sim.games import bonus, faro, lansquenet, pontoon, scratchcard
-from sim.games.bonus import BonusBet
+from sim.games.bonus.lattice import lattice_for
+from sim.games.bonus.terms import BonusBet
 from sim.games.bonus.walk import play_player, walk_table
 from sim.games.faro import HighCardBet, RankBet, play_deal
 from sim.games.faro.kernel import play_ordered_deals as faro_ordered
 from sim.games.faro.rules import PRESETS as FARO_PRESETS
 from sim.games.faro.tabulate import tabulate as faro_tabulate
-from sim.games.lansquenet import GivenPacks
+from sim.games.lansquenet.coup import GivenPacks, RoundTable
 from sim.games.lansquenet.kernel import play_ordered_banks
+from sim.games.lansquenet.rules import BankerView, LansquenetRules, PunterView
 from sim.games.pontoon import GivenCards, Session
 from sim.games.pontoon.kernel import play_ordered_deals as pontoon_ordered
 from sim.games.pontoon.players import seating_of, tables_of
@@ -147,9 +149,9 @@ class Pass3:
     name = "pass after 3 by hand"
 
     def decide(self, view, rng):
-        if isinstance(view, lansquenet.PunterView):
+        if isinstance(view, PunterView):
             return "all"
-        if isinstance(view, lansquenet.BankerView):
+        if isinstance(view, BankerView):
             return "pass" if view.run >= 3 else "ride"
         return "open"
 
@@ -158,7 +160,7 @@ class TargetBanker(Pass3):
     name = "target"
 
     def decide(self, view, rng):
-        if isinstance(view, lansquenet.BankerView):
+        if isinstance(view, BankerView):
             return "pass" if view.bank >= 8 * view.opening else "ride"
         return super().decide(view, rng)
 
@@ -319,8 +321,8 @@ def test_pontoon_strategies_that_stay_on_the_reference_path():
 
 
 # ------------------------------------------------------------------- lansquenet
-LANSQUENET_RULES = [lansquenet.PRESETS["one-pack"], lansquenet.PRESETS["reshuffle"],
-                    lansquenet.LansquenetRules(rank_count=9, suits=2, punters=2)]
+LANSQUENET_RULES = [lansquenet.GAME.presets["one-pack"], lansquenet.GAME.presets["reshuffle"],
+                    LansquenetRules(rank_count=9, suits=2, punters=2)]
 
 
 @pytest.mark.parametrize("rules", LANSQUENET_RULES, ids=lambda r: f"{r.punters}p-{r.reshuffle}")
@@ -333,8 +335,7 @@ def test_lansquenet_tabulated_kernel_equals_reference_bank_by_bank(rules, progre
     spec = progression_spec(progression)
     rng = np.random.default_rng(3)
     orders = np.array([rng.permutation(rules.pack_ranks()) for _ in range(700)])
-    session = lansquenet.RoundTable(rules, strategy, spec, GivenPacks(orders),
-                                 np.random.default_rng(1))
+    session = RoundTable(rules, strategy, spec, GivenPacks(orders), np.random.default_rng(1))
     banks = [session.play_bank() for _ in range(120)]
     ended = {"pass": 0, "forced": 1, "loss": 2}
     reference = np.array([[b.banker, b.opening, b.result, b.wagered, b.coups, b.voids,
@@ -406,8 +407,8 @@ class StakesByBalance(WalkNearTheEnd):
 
 @pytest.mark.parametrize("preset", ["seed", "seed-parachute", "seed-two-games"])
 def test_bonus_tabulated_kernel_equals_reference_player_by_player(preset):
-    rules = bonus.PRESETS[preset]
-    grid = bonus.lattice_for(rules)
+    rules = bonus.GAME.presets[preset]
+    grid = lattice_for(rules)
     strategy = WalkNearTheEnd()
     assert bonus.GAME.engine_path(rules, strategy).startswith("kernel")
     table = bonus.GAME.table_of(rules, strategy)
@@ -419,7 +420,7 @@ def test_bonus_tabulated_kernel_equals_reference_player_by_player(preset):
 
 
 def test_bonus_exact_and_refusal():
-    rules = bonus.PRESETS["seed"]
+    rules = bonus.GAME.presets["seed"]
 
     class MinimumStake:
         def decide(self, view, rng):

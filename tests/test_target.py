@@ -9,6 +9,7 @@ import pandas as pd
 from sim.cli import main
 from sim.core.stats import Z95
 from sim.engine import runner
+from tests.conftest import ctrl_c_at
 
 CHUNK = 5_000
 EXPERIMENT = f"""
@@ -66,8 +67,7 @@ def test_a_row_that_cannot_meet_the_target_plays_its_budget(tmp_path):
         tmp_path, "tight", "summary.md")
 
 
-def test_paired_target_is_the_same_for_one_and_two_jobs_and_after_a_resume(
-        tmp_path, monkeypatch, capsys):
+def test_paired_target_is_the_same_for_one_and_two_jobs_and_after_a_resume(tmp_path, capsys):
     target = ["--target-diff-ci", "0.004"]
     assert _run(tmp_path, "one", *target) == 0
     assert _run(tmp_path, "two", *target, "--jobs", "2") == 0
@@ -81,18 +81,8 @@ def test_paired_target_is_the_same_for_one_and_two_jobs_and_after_a_resume(
         if met[(row.variant, row.strategy)]:
             assert (row.diff_ci95_high - row.diff_ci95_low) / 2 <= 0.004
 
-    calls = {"n": 0}
-    real = runner.run_chunk
-
-    def flaky(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 9:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner, "run_chunk", flaky)
-    assert _run(tmp_path, "cut", *target) == 130
-    monkeypatch.setattr(runner, "run_chunk", real)
+    with ctrl_c_at(runner, "run_chunk", 9):
+        assert _run(tmp_path, "cut", *target) == 130
     assert _run(tmp_path, "cut", *target, "--resume") == 0
     for name in ("report.csv", "comparisons.csv", "convergence.csv"):
         assert _read(tmp_path, "one", name) == _read(tmp_path, "cut", name)

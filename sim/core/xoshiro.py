@@ -65,10 +65,10 @@ def draw_below(bound, s0, s1, s2, s3):
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
-@numba.njit(cache=True)
-def shuffle_in_place(cards: np.ndarray, state: np.ndarray) -> None:
-    """Fisher-Yates shuffle of ``cards`` in place, advancing the 4-word ``state``."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+@numba.njit(forceinline=True)
+def shuffle(cards, s0, s1, s2, s3):
+    """Fisher-Yates shuffle of ``cards`` in place, for a kernel that holds the state in
+    locals; the next state."""
     n = cards.shape[0]
     for i in range(n - 1):
         j, s0, s1, s2, s3 = draw_below(n - i, s0, s1, s2, s3)
@@ -76,6 +76,13 @@ def shuffle_in_place(cards: np.ndarray, state: np.ndarray) -> None:
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
+    return s0, s1, s2, s3
+
+
+@numba.njit(cache=True)
+def shuffle_in_place(cards: np.ndarray, state: np.ndarray) -> None:
+    """Fisher-Yates shuffle of ``cards`` in place, advancing the 4-word ``state``."""
+    s0, s1, s2, s3 = shuffle(cards, state[0], state[1], state[2], state[3])
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 

@@ -39,7 +39,8 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,13 +73,12 @@ class CorruptCheckpoint(InputError):
 
 
 @dataclass(frozen=True)
-class Chunk:
-    """One unit of work: chunk ``index`` of the pair (``variant``, ``strategy``)."""
+class PairChunk:
+    """Chunk ``index`` of the work of the pair (``variant``, ``strategy``)."""
 
     variant: int
     strategy: int
     index: int
-    rounds: int
 
     @property
     def pair(self) -> tuple[int, int]:
@@ -86,18 +86,18 @@ class Chunk:
 
 
 @dataclass(frozen=True)
-class SessionChunk:
-    """One unit of session play: chunk ``index`` of the sessions of (``variant``,
-    ``strategy``), of ``sessions`` sessions."""
+class Chunk(PairChunk):
+    """One unit of work: chunk ``index`` of the pair's rounds, of ``rounds`` rounds."""
 
-    variant: int
-    strategy: int
-    index: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class SessionChunk(PairChunk):
+    """One unit of session play: chunk ``index`` of the pair's sessions, of ``sessions``
+    sessions."""
+
     sessions: int
-
-    @property
-    def pair(self) -> tuple[int, int]:
-        return self.variant, self.strategy
 
 
 def session_chunk_count(experiment: Experiment) -> int:
@@ -146,6 +146,64 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CorruptCheckpoint(path, type(exc).__name__) from None
+
+
+def _prefix_data(path: Path) -> Mapping[str, Any] | None:
+    """What a pair's prefix file holds (None: no prefix yet), with its count of chunks."""
+    if not path.exists():
+        return None
+    data = _read_json(path)
+    if not isinstance(data, Mapping) or not isinstance(data.get("chunks"), int):
+        raise CorruptCheckpoint(path, "no chunk count")
+    return data
+
+
+def _row_exact(path: Path) -> RowExact:
+    data = _read_json(path)
+    try:
+        return RowExact.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptCheckpoint(
+            path, f"not an exact record: {type(exc).__name__}: {exc}") from None
+
+
+def _model_risk(path: Path) -> ModelRisk:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return ModelRisk.from_arrays(data)
+    except (OSError, KeyError, TypeError, ValueError) as exc:
+        raise CorruptCheckpoint(path, f"not a risk model: {type(exc).__name__}") from None
+
+
+def _stem(pair: tuple[int, int]) -> str:
+    """What the names of a pair's files begin with: ``v0-s1``."""
+    return f"v{pair[0]}-s{pair[1]}"
+
+
+def _by_pair(folder: Path, tag: str) -> dict[str, list[Path]]:
+    """The loose chunk files of ``folder`` (``v0-s1-<tag>12.json``) by pair (``v0-s1``): one
+    listing of the folder for every pair (a glob per pair read the whole folder for each, a
+    time quadratic in the rows)."""
+    loose: dict[str, list[Path]] = {}
+    for path in folder.glob(f"v*-s*-{tag}*.json"):
+        loose.setdefault(path.name.rpartition(f"-{tag}")[0], []).append(path)
+    return loose
+
+
+@contextmanager
+def _unless_unreadable(path: Path, repair: bool, notes: list[str], then: str
+                       ) -> Iterator[None]:
+    """Read ``path`` in the block. Where it cannot be (a :class:`CorruptCheckpoint`, or a
+    ``ValueError`` about it), raise that, or when repairing delete the file and note it with
+    what ``then`` happens instead."""
+    try:
+        yield
+    except (CorruptCheckpoint, ValueError) as exc:
+        error = exc if isinstance(exc, CorruptCheckpoint) else CorruptCheckpoint(path, str(exc))
+        if not repair:
+            raise error from None
+        path.unlink(missing_ok=True)
+        notes.append(f"{error}; {then}")
 
 
 def _stats(data: Any, path: Path, rounds: int) -> Stats:
@@ -289,29 +347,11 @@ class CheckpointStore:
         return taken, stopped
 
     # --------------------------------------------------------------- naming
-    @staticmethod
-    def _prefix_name(pair: tuple[int, int]) -> str:
-        return f"v{pair[0]}-s{pair[1]}-prefix.json"
-
-    @staticmethod
-    def _chunk_name(pair: tuple[int, int], index: int) -> str:
-        return f"v{pair[0]}-s{pair[1]}-c{index}.json"
-
-    @staticmethod
-    def _exact_name(pair: tuple[int, int]) -> str:
-        return f"v{pair[0]}-s{pair[1]}-exact.json"
-
-    @staticmethod
-    def _risk_name(pair: tuple[int, int]) -> str:
-        return f"v{pair[0]}-s{pair[1]}-risk.npz"
-
-    @staticmethod
-    def _sessions_name(pair: tuple[int, int]) -> str:
-        return f"v{pair[0]}-s{pair[1]}-sessions.json"
-
-    @staticmethod
-    def _session_chunk_name(pair: tuple[int, int], index: int) -> str:
-        return f"v{pair[0]}-s{pair[1]}-k{index}.json"
+    def _path(self, pair: tuple[int, int], kind: str) -> Path:
+        """The pair's file of ``kind``: ``prefix.json``, ``c<index>.json`` (a chunk),
+        ``exact.json``, ``risk.npz``, ``sessions.json``, ``k<index>.json`` (a session
+        chunk)."""
+        return self.folder / f"{_stem(pair)}-{kind}"
 
     # -------------------------------------------------------------- writing
     def start(self) -> None:
@@ -330,28 +370,28 @@ class CheckpointStore:
         progress.ahead[chunk.index] = stats
         taken, stopped = self._absorb(chunk.pair)
         if chunk.index not in taken.get(chunk.pair, ()):
-            write_atomic(self.folder / self._chunk_name(chunk.pair, chunk.index),
+            write_atomic(self._path(chunk.pair, f"c{chunk.index}.json"),
                          json.dumps(stats.to_json()))
         for pair in sorted(set(taken) | stopped):
-            write_atomic(self.folder / self._prefix_name(pair),
+            write_atomic(self._path(pair, "prefix.json"),
                          json.dumps(self.progress[pair].to_json()))
         # Only after the prefix holds them: a crash in between leaves files the next load skips.
         for pair, indices in taken.items():
             for index in indices:
-                (self.folder / self._chunk_name(pair, index)).unlink(missing_ok=True)
+                self._path(pair, f"c{index}.json").unlink(missing_ok=True)
         for pair in stopped:
             self._drop_ahead(pair)
 
     def _drop_ahead(self, pair: tuple[int, int]) -> None:
         """Forget the chunks a stopped pair computed beyond its target."""
         for index in self.progress[pair].ahead:
-            (self.folder / self._chunk_name(pair, index)).unlink(missing_ok=True)
+            self._path(pair, f"c{index}.json").unlink(missing_ok=True)
         self.progress[pair].ahead.clear()
 
     def add_exact(self, pair: tuple[int, int], record: RowExact) -> None:
         """Keep a row's exact record."""
         self.exact[pair] = record
-        write_atomic(self.folder / self._exact_name(pair), json.dumps(record.to_json()))
+        write_atomic(self._path(pair, "exact.json"), json.dumps(record.to_json()))
 
     def exact_todo(self) -> list[tuple[int, int]]:
         """The rows whose exact record is still to be made."""
@@ -362,7 +402,7 @@ class CheckpointStore:
         self.risk[pair] = model
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **model.arrays())
-        write_atomic(self.folder / self._risk_name(pair), buffer.getvalue())
+        write_atomic(self._path(pair, "risk.npz"), buffer.getvalue())
 
     def risk_todo(self) -> list[tuple[int, int]]:
         """The rows whose sessions are played and whose risk model is still to be made."""
@@ -375,7 +415,7 @@ class CheckpointStore:
         self._write_sessions(pair)
 
     def _write_sessions(self, pair: tuple[int, int]) -> None:
-        write_atomic(self.folder / self._sessions_name(pair),
+        write_atomic(self._path(pair, "sessions.json"),
                      json.dumps(self.sessions[pair].to_json()))
 
     def add_sessions(self, chunk: SessionChunk, stats: SessionStats) -> None:
@@ -386,13 +426,13 @@ class CheckpointStore:
             return  # kept already (recomputed after a crash)
         progress.ahead[chunk.index] = stats
         if chunk.index != progress.chunks:
-            write_atomic(self.folder / self._session_chunk_name(chunk.pair, chunk.index),
+            write_atomic(self._path(chunk.pair, f"k{chunk.index}.json"),
                          json.dumps(stats.to_json()))
             return
         taken = self._absorb_sessions(chunk.pair)
         self._write_sessions(chunk.pair)
         for index in taken:  # only after the prefix holds them, as for the rounds
-            (self.folder / self._session_chunk_name(chunk.pair, index)).unlink(missing_ok=True)
+            self._path(chunk.pair, f"k{index}.json").unlink(missing_ok=True)
 
     def _absorb_sessions(self, pair: tuple[int, int]) -> list[int]:
         """Merge every session chunk that now follows the pair's prefix; their indices."""
@@ -432,23 +472,14 @@ class CheckpointStore:
         Raises:
             CorruptCheckpoint: an unreadable file, when not repairing.
         """
-        notes = []
-        # One listing of the folder for every pair: a glob per pair read the whole folder for
-        # each, a time quadratic in the rows.
-        loose: dict[str, list[Path]] = {}
-        for path in self.folder.glob("v*-s*-c*.json"):
-            loose.setdefault(path.name.rpartition("-c")[0], []).append(path)
+        notes: list[str] = []
+        loose = _by_pair(self.folder, "c")
         for pair, progress in self.progress.items():
-            try:
+            with _unless_unreadable(self._path(pair, "prefix.json"), repair, notes,
+                                    "its chunks are computed again"):
                 self._load_prefix(pair, progress)
-            except CorruptCheckpoint as exc:
-                if not repair:
-                    raise
-                exc.path.unlink(missing_ok=True)
-                self.progress[pair] = progress = PairProgress()
-                notes.append(f"{exc}; its chunks are computed again")
-            for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
-                try:
+            for path in sorted(loose.get(_stem(pair), ())):
+                with _unless_unreadable(path, repair, notes, "that chunk is computed again"):
                     index = int(path.stem.rpartition("-c")[2])
                     if index >= chunk_count(self.experiment, pair[1]):
                         raise CorruptCheckpoint(path, "no such chunk in this run")
@@ -457,74 +488,37 @@ class CheckpointStore:
                         continue       # writes), or beyond the target its pair reached
                     rounds = chunk_of(self.experiment, pair, index).rounds
                     progress.ahead[index] = _stats(_read_json(path), path, rounds)
-                except (CorruptCheckpoint, ValueError) as exc:
-                    if not repair:
-                        raise exc if isinstance(exc, CorruptCheckpoint) else \
-                            CorruptCheckpoint(path, str(exc)) from None
-                    path.unlink(missing_ok=True)
-                    notes.append(f"{exc}; that chunk is computed again")
         for pair in self.progress:
             self._absorb(pair)
-        notes += self._load_exact(repair)
-        notes += self._load_risk(repair)
+        notes += self._load_records(self.progress, "exact.json", _row_exact, self.exact, repair)
+        notes += self._load_records(self.sessions, "risk.npz", _model_risk, self.risk, repair)
         notes += self._load_sessions(repair)
         return notes
 
-    def _load_exact(self, repair: bool) -> list[str]:
-        """Read each row's exact record (an unreadable one is made again when repairing)."""
-        notes = []
-        for pair in self.progress:
-            path = self.folder / self._exact_name(pair)
-            if not path.exists():
-                continue
-            try:
-                self.exact[pair] = RowExact.from_json(_read_json(path))
-            except (CorruptCheckpoint, KeyError, TypeError, ValueError) as exc:
-                error = exc if isinstance(exc, CorruptCheckpoint) else CorruptCheckpoint(
-                    path, f"not an exact record: {type(exc).__name__}: {exc}")
-                if not repair:
-                    raise error from None
-                path.unlink(missing_ok=True)
-                notes.append(f"{error}; it is made again")
-        return notes
-
-    def _load_risk(self, repair: bool) -> list[str]:
-        """Read each row's risk model (an unreadable one is made again when repairing)."""
-        notes = []
-        for pair in self.sessions:
-            path = self.folder / self._risk_name(pair)
-            if not path.exists():
-                continue
-            try:
-                with np.load(path, allow_pickle=False) as data:
-                    self.risk[pair] = ModelRisk.from_arrays(data)
-            except (OSError, KeyError, TypeError, ValueError) as exc:
-                error = CorruptCheckpoint(path, f"not a risk model: {type(exc).__name__}")
-                if not repair:
-                    raise error from None
-                path.unlink(missing_ok=True)
-                notes.append(f"{error}; it is made again")
+    def _load_records(self, pairs: Iterable[tuple[int, int]], kind: str,
+                      read: Callable[[Path], Any], into: dict[tuple[int, int], Any],
+                      repair: bool) -> list[str]:
+        """Read each row's record of ``kind`` (its exact record, its risk model) with
+        ``read`` into ``into``; an unreadable one is made again when repairing."""
+        notes: list[str] = []
+        for pair in pairs:
+            path = self._path(pair, kind)
+            if path.exists():
+                with _unless_unreadable(path, repair, notes, "it is made again"):
+                    into[pair] = read(path)
         return notes
 
     def _load_sessions(self, repair: bool) -> list[str]:
         """Read each pair's session bins, prefix and the session chunks beside it."""
         notes: list[str] = []
-        loose: dict[str, list[Path]] = {}
-        if self.sessions:
-            for path in self.folder.glob("v*-s*-k*.json"):
-                loose.setdefault(path.name.rpartition("-k")[0], []).append(path)
+        loose = _by_pair(self.folder, "k") if self.sessions else {}
         for pair in self.sessions:
-            try:
+            with _unless_unreadable(self._path(pair, "sessions.json"), repair, notes,
+                                    "its session chunks are played again"):
                 self._load_session_prefix(pair)
-            except CorruptCheckpoint as exc:
-                if not repair:
-                    raise
-                exc.path.unlink(missing_ok=True)
-                self.sessions[pair] = SessionProgress()
-                notes.append(f"{exc}; its session chunks are played again")
             progress = self.sessions[pair]
-            for path in sorted(loose.get(f"v{pair[0]}-s{pair[1]}", ())):
-                try:
+            for path in sorted(loose.get(_stem(pair), ())):
+                with _unless_unreadable(path, repair, notes, "that session chunk is played again"):
                     index = int(path.stem.rpartition("-k")[2])
                     if progress.bins is None or index >= session_chunk_count(self.experiment):
                         raise CorruptCheckpoint(path, "no such session chunk in this run")
@@ -534,12 +528,6 @@ class CheckpointStore:
                     progress.ahead[index] = self._session_stats(
                         _read_json(path), path, progress.bins,
                         session_chunk_of(self.experiment, pair, index).sessions)
-                except (CorruptCheckpoint, ValueError) as exc:
-                    if not repair:
-                        raise exc if isinstance(exc, CorruptCheckpoint) else \
-                            CorruptCheckpoint(path, str(exc)) from None
-                    path.unlink(missing_ok=True)
-                    notes.append(f"{exc}; that session chunk is played again")
             if progress.bins is not None:
                 self._absorb_sessions(pair)
         return notes
@@ -561,12 +549,12 @@ class CheckpointStore:
         return stats
 
     def _load_session_prefix(self, pair: tuple[int, int]) -> None:
-        path = self.folder / self._sessions_name(pair)
-        if not path.exists():
+        """Read the pair's session bins and prefix (the pair's progress is set only once all
+        of it reads)."""
+        path = self._path(pair, "sessions.json")
+        data = _prefix_data(path)
+        if data is None:
             return
-        data = _read_json(path)
-        if not isinstance(data, Mapping) or not isinstance(data.get("chunks"), int):
-            raise CorruptCheckpoint(path, "no chunk count")
         try:
             bins = Bins.from_json(data["bins"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -584,12 +572,11 @@ class CheckpointStore:
         self.sessions[pair] = progress
 
     def _load_prefix(self, pair: tuple[int, int], progress: PairProgress) -> None:
-        path = self.folder / self._prefix_name(pair)
-        if not path.exists():
+        """Read the pair's prefix into ``progress`` (left as it was unless all of it reads)."""
+        path = self._path(pair, "prefix.json")
+        data = _prefix_data(path)
+        if data is None:
             return
-        data = _read_json(path)
-        if not isinstance(data, Mapping) or not isinstance(data.get("chunks"), int):
-            raise CorruptCheckpoint(path, "no chunk count")
         chunks = data["chunks"]
         if not 0 < chunks <= chunk_count(self.experiment, pair[1]):
             raise CorruptCheckpoint(path, f"{chunks} chunks where this run has "
@@ -604,8 +591,9 @@ class CheckpointStore:
             raise CorruptCheckpoint(path, f"bad chunk totals: {type(exc).__name__}") from None
         if totals.chunks != chunks:
             raise CorruptCheckpoint(path, f"chunk totals of {totals.chunks} chunks, not {chunks}")
+        stats = _stats(data.get("stats"), path, rounds)
         progress.chunks = chunks
-        progress.stats = _stats(data.get("stats"), path, rounds)
+        progress.stats = stats
         progress.trace = [dict(t) for t in trace]
         progress.totals = totals
         progress.stopped = data.get("stopped") is True

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 import typing
 from abc import ABC
 from collections.abc import (
@@ -33,7 +34,7 @@ from sim.core.errors import InputError, UnknownName
 from sim.core.estimate import Measure
 from sim.core.markov import RoundChain
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Cards, Streams, strategy_generator, streams
+from sim.core.rng import Cards, Streams, kernel_state, strategy_generator, streams
 from sim.core.stats import DEPENDENT_BATCH_ROUNDS, Stats
 
 RulesT = TypeVar("RulesT")
@@ -135,8 +136,8 @@ class Game(ABC, Generic[RulesT, TableT]):
     """
 
     # What the class derives from where it is written (see __init_subclass__): ``name`` from
-    # its package (sim.games.faro: "faro"), ``rules_type`` from Game[RulesT, TableT], and
-    # ``rules_doc`` from the name.
+    # its package (sim.games.faro: "faro"), ``rules_type`` from Game[RulesT, TableT],
+    # ``rules_doc`` from the name, and ``presets`` from the PRESETS beside the rules type.
     name: str
     rules_type: type[RulesT]
     rules_doc: str = ""  # the rules as the project models them: "docs/rules/<name>.md"
@@ -159,6 +160,9 @@ class Game(ABC, Generic[RulesT, TableT]):
     # The simulators carry a progression's unit from round to round (so a row under one has
     # dependent rounds) and cut its rounds into batches of batch_rounds for the error.
     progression_batches: bool = False
+    # The kernel, where simulate_table only hands it the chunk's xoshiro state: a function
+    # ``kernel(rules, table, rounds, state) -> Stats``, set as ``staticmethod(function)``.
+    kernel: Callable[[Any, Any, int, np.ndarray], Stats] | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -172,6 +176,8 @@ class Game(ABC, Generic[RulesT, TableT]):
                     cls.rules_type = args[0]
         if "rules_doc" not in cls.__dict__:
             cls.rules_doc = f"docs/rules/{cls.name}.md"
+        if not hasattr(cls, "presets") and hasattr(cls, "rules_type"):
+            cls.presets = vars(sys.modules[cls.rules_type.__module__])["PRESETS"]
 
     def locate(self, rule: str, value: Any, base_dir: Path) -> Any:
         """The file named by ``rule = value`` in an experiment file kept in ``base_dir``.
@@ -285,8 +291,11 @@ class Game(ABC, Generic[RulesT, TableT]):
 
     def simulate_table(self, rules: RulesT, table: TableT, progression: ProgressionSpec,
                        rounds: int, seed: np.random.SeedSequence) -> Stats:
-        """Play ``rounds`` rounds of a table on the kernel."""
-        raise NotImplementedError(f"{self.name} has no kernel")
+        """Play ``rounds`` rounds of a table on the kernel: by default :attr:`kernel`, from
+        the chunk's xoshiro state (:func:`sim.core.rng.kernel_state`)."""
+        if self.kernel is None:
+            raise NotImplementedError(f"{self.name} has no kernel")
+        return self.kernel(rules, table, rounds, kernel_state(seed))
 
     def simulate_reference(self, rules: RulesT, strategy: Any, progression: ProgressionSpec,
                            rounds: int, seed: Streams | np.random.SeedSequence) -> Stats:

@@ -89,9 +89,9 @@ def bonus_charts(out: Path, deals: int, seed: int) -> list[str]:
     """The seed bonus (100% up to 100, 20x): profit and P(complete) by stake, the operator's
     cost of each term, and the distribution of the cash-out."""
     from sim.core.plotting import save
-    from sim.games.bonus import policy_value
     from sim.games.bonus.charts import cashout_chart, cost_chart, stake_chart
     from sim.games.bonus.terms import PRESETS
+    from sim.games.bonus.value import policy_value
     from strategies.bonus import Bold, FlatStake, OptimalStakes
 
     seed_terms = PRESETS["seed"]

@@ -46,7 +46,7 @@ from scipy import sparse
 from scipy.signal import fftconvolve
 from scipy.sparse.linalg import spsolve
 
-from sim.risk.law import RoundLaw, steps_at_or_above, steps_at_or_below
+from sim.risk.law import Moments, RoundLaw, steps_at_or_above, steps_at_or_below
 
 RUIN, STOP_WIN, STOP_LOSS, HORIZON = 0, 1, 2, 3
 REASONS = ("ruin", "stop_win", "stop_loss", "end")
@@ -76,7 +76,7 @@ class Bounds:
 
 
 @dataclass(frozen=True)
-class SessionLaw:
+class SessionLaw(Moments):
     """The exact distribution of a session's result.
 
     Attributes:
@@ -107,14 +107,6 @@ class SessionLaw:
     @property
     def p_ahead(self) -> float:
         return float(self.probs[self.values > 1e-12].sum())
-
-    @property
-    def mean(self) -> float:
-        return float(self.values @ self.probs)
-
-    @property
-    def sd(self) -> float:
-        return math.sqrt(max(0.0, float((self.values - self.mean) ** 2 @ self.probs)))
 
     def cdf(self, x: float) -> float:
         """P(session result <= x)."""

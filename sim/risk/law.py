@@ -21,8 +21,40 @@ from sim.core.markov import RoundChain, long_run
 MAX_DENOMINATOR = 10**6
 
 
+class Moments:
+    """The mean and SD of a distribution given as ``values`` with ``probs`` (a round's law, a
+    session's result)."""
+
+    values: np.ndarray
+    probs: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        return float(self.values @ self.probs)
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(max(0.0, float((self.values - self.mean) ** 2 @ self.probs)))
+
+
+class StepRange:
+    """How far one round moves on the lattice, for a law whose rounds move ``shifts`` steps
+    (from any state, where a chain drives them): the reach of the dynamic programmes."""
+
+    shifts: np.ndarray
+
+    @property
+    def max_loss_steps(self) -> int:
+        """The largest loss of a round, in steps (0 if no round loses)."""
+        return max(0, -int(self.shifts.min()))
+
+    @property
+    def max_win_steps(self) -> int:
+        return max(0, int(self.shifts.max()))
+
+
 @dataclass(frozen=True)
-class RoundLaw:
+class RoundLaw(Moments, StepRange):
     """The distribution of the net result of a round (units of the base stake).
 
     Attributes:
@@ -61,23 +93,6 @@ class RoundLaw:
         uniq = uniq[keep]
         return cls(uniq * step, merged, step, uniq)
 
-    @property
-    def mean(self) -> float:
-        return float(self.values @ self.probs)
-
-    @property
-    def sd(self) -> float:
-        return math.sqrt(max(0.0, float((self.values - self.mean) ** 2 @ self.probs)))
-
-    @property
-    def max_loss_steps(self) -> int:
-        """The largest loss of a round, in steps (0 if no round loses)."""
-        return max(0, -int(self.shifts.min()))
-
-    @property
-    def max_win_steps(self) -> int:
-        return max(0, int(self.shifts.max()))
-
 
 def lattice(values: np.ndarray) -> tuple[float, np.ndarray]:
     """The lattice of a set of net results: its step (the greatest common divisor of the
@@ -101,7 +116,7 @@ def lattice(values: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 @dataclass(frozen=True)
-class ChainLaw:
+class ChainLaw(StepRange):
     """Rounds driven by a finite Markov chain (a progression's unit), on a lattice: from
     state ``source[t]`` a round ends ``shifts[t]`` steps up (its net result) and the next
     starts in ``target[t]``, with probability ``probs[t]`` given the source
@@ -156,15 +171,6 @@ class ChainLaw:
     def values(self) -> np.ndarray:
         """Each transition's net result."""
         return self.shifts * self.step
-
-    @property
-    def max_loss_steps(self) -> int:
-        """The largest loss of a round from any state, in steps (0 if no round loses)."""
-        return max(0, -int(self.shifts.min()))
-
-    @property
-    def max_win_steps(self) -> int:
-        return max(0, int(self.shifts.max()))
 
 
 def steps_at_or_below(amount: float, step: float) -> int:

@@ -21,24 +21,11 @@ from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import ExactValue, Game
 from sim.games.bonus.dp import BonusValue, evaluate
-from sim.games.bonus.lattice import Lattice, PolicyTable, lattice_for
+from sim.games.bonus.lattice import PolicyTable, lattice_for
 from sim.games.bonus.tabulate import tabulate as tabulate_strategy
-from sim.games.bonus.terms import (
-    PRESETS,
-    BonusBet,
-    BonusRules,
-    BonusView,
-    PlayedGame,
-    played_game,
-    scratch_table,
-)
+from sim.games.bonus.terms import BonusRules, scratch_table
 from sim.games.bonus.value import policy_value
 from sim.games.bonus.walk import player_stats, simulate_reference, walk_table
-
-__all__ = [
-    "GAME", "BonusBet", "BonusGame", "BonusRules", "BonusValue", "BonusView", "Lattice",
-    "PlayedGame", "PolicyTable", "lattice_for", "played_game", "policy_value",
-]
 
 
 def _exact_value(value: BonusValue) -> ExactValue:
@@ -54,7 +41,6 @@ class BonusGame(Game[BonusRules, PolicyTable]):
                    "programming, the operator's cost")
     round_name = "player"
     rules_doc = "docs/rules/scratchcards.md"
-    presets = PRESETS
     file_rules = ("games",)  # a scratch card's prize table: scratch:<file>
     flat_stakes_only = ("progression: stakes are set by the bonus policy (its params); "
                         "stake progressions do not apply (leave progression out)")

@@ -32,23 +32,10 @@ from sim.games.bridge.deal import (
     survey_stats,
     west_holding,
 )
-from sim.games.bridge.play import best_line, contract_value, line_odds
-from sim.games.bridge.rules import LINES, PRESETS, BridgeRules, BridgeTable, SuitView
-from sim.games.bridge.scoring import (
-    Contract,
-    DealScore,
-    Rubber,
-    expected_score,
-    score,
-    score_auction,
-    score_contract,
-)
+from sim.games.bridge.play import contract_value, line_odds
+from sim.games.bridge.rules import LINES, BridgeRules, BridgeTable, SuitView
+from sim.games.bridge.scoring import score
 
-__all__ = [
-    "GAME", "LINES", "BridgeGame", "BridgeRules", "BridgeTable", "Contract", "DealScore",
-    "Rubber", "SuitView", "best_line", "expected_score", "line_odds", "odds", "score",
-    "score_auction", "score_contract",
-]
 
 def scores_by_tricks(rules: BridgeRules) -> np.ndarray:
     """The deal's net score for each number of tricks 0..13."""
@@ -74,7 +61,6 @@ class BridgeGame(Game[BridgeRules, BridgeTable]):
                    "high-card points exactly and dealt; finesse or drop; a tested scorer")
     round_name = "deal"
     measure = Measure.points("mean per deal: South's points, or the contract's score")
-    presets = PRESETS
 
     def simulate_table(self, rules: BridgeRules, table: BridgeTable,
                        progression: ProgressionSpec, rounds: int,

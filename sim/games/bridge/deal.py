@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.core.stats import Stats, kernel_add_round
-from sim.core.xoshiro import draw_below
+from sim.core.xoshiro import draw_below, shuffle
 from sim.games.bridge.play import line_wins, line_wins_compiled
 
 HCP_OF_RANK = np.array([0] * 9 + [1, 2, 3, 4], dtype=np.int64)  # J, Q, K, A
@@ -44,12 +44,7 @@ def _survey(n, state, outcomes, sums, hcp_hist, pattern_counts, split_counts, gi
     lengths = np.zeros((4, 4), dtype=np.int64)  # seat x suit
     holder = np.zeros(52, dtype=np.int64)
     for _ in range(n):
-        for i in range(51):  # Fisher-Yates: position p goes to seat p // 13
-            j, s0, s1, s2, s3 = draw_below(52 - i, s0, s1, s2, s3)
-            j += i
-            t = cards[i]
-            cards[i] = cards[j]
-            cards[j] = t
+        s0, s1, s2, s3 = shuffle(cards, s0, s1, s2, s3)  # position p goes to seat p // 13
         lengths[:, :] = 0
         hcp = 0
         for p in range(52):

@@ -26,53 +26,12 @@ from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import RoundBatches, Stats
 from sim.games.base import ExactValue, Game
-from sim.games.lansquenet.chain import CoupOdds, coup_odds
-from sim.games.lansquenet.cheat import (
-    CheatReport,
-    check_file,
-    fair_runs,
-    p_longest_run,
-    read_observed,
-    run_length_chart,
-    story_rows,
-)
-from sim.games.lansquenet.coup import RUN_CAP, BankResult, GivenPacks, RandomPacks, RoundTable
-from sim.games.lansquenet.exact import (
-    BankValue,
-    bank_value,
-    policy_rows,
-    run_lengths,
-    table_value,
-    unavailable_note,
-)
+from sim.games.lansquenet.cheat import read_observed
+from sim.games.lansquenet.coup import RandomPacks, RoundTable
+from sim.games.lansquenet.exact import table_value, unavailable_note
 from sim.games.lansquenet.kernel import session_nets, simulate_table
-from sim.games.lansquenet.players import TableSeats
-from sim.games.lansquenet.rules import (
-    PRESETS,
-    SOURCE_SERIES,
-    BankerPolicy,
-    BankerView,
-    LansquenetRules,
-    LansquenetTable,
-    OpenView,
-    Portee,
-    PunterPolicy,
-    PunterView,
-    adapt_series,
-    check_series,
-    split_coups,
-    stacked_wins,
-)
+from sim.games.lansquenet.rules import LansquenetRules, LansquenetTable
 from sim.games.lansquenet.tabulate import tabulate as tabulate_strategy
-
-__all__ = [
-    "GAME", "PRESETS", "RUN_CAP", "SOURCE_SERIES", "BankResult", "BankValue", "BankerPolicy",
-    "BankerView", "CheatReport", "CoupOdds", "GivenPacks", "LansquenetGame", "LansquenetRules",
-    "LansquenetTable", "OpenView", "Portee", "PunterPolicy", "PunterView", "RandomPacks",
-    "RoundTable", "TableSeats", "adapt_series", "bank_value", "check_file", "check_series",
-    "coup_odds", "fair_runs", "p_longest_run", "policy_rows", "read_observed", "run_length_chart",
-    "run_lengths", "split_coups", "stacked_wins", "story_rows", "table_value",
-]
 
 
 class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
@@ -81,7 +40,6 @@ class LansquenetGame(Game[LansquenetRules, LansquenetTable]):
     description = ("Lansquenet: the bank riding and doubling, jumelles, pass-after policies, "
                    "the sharper's portee and its detection")
     round_name = "bank"
-    presets = PRESETS
     file_rules = ("observed",)
     progression_batches = True  # a progression's unit is carried from bank to bank
 

@@ -23,7 +23,7 @@ from collections import defaultdict
 import numpy as np
 
 from sim.games.lansquenet.exact import MAX_COUPS, _Bank, rules_chain
-from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable, split_coups
+from sim.games.lansquenet.rules import MONEY_EPS, LansquenetRules, LansquenetTable
 
 LEFT_EPS = 1e-15
 
@@ -47,10 +47,7 @@ def bank_law(rules: LansquenetRules, table: LansquenetTable, banker: int = 0,
     bank, run = 1.0, 0
     state = chain.start
     if policy.portee:
-        coups = split_coups(policy.portee, rules.banker_first)
-        if rules.reshuffle == "coup":
-            coups = coups[:1]
-        for _, outcome in coups:
+        for _, outcome in acc.stacked_coups():
             share = float(acc.fractions(bank, run).sum())
             if share <= MONEY_EPS:
                 end(1.0, bank)
@@ -65,14 +62,10 @@ def bank_law(rules: LansquenetRules, table: LansquenetTable, banker: int = 0,
             if policy.passes(bank, 1.0, run):
                 end(1.0, bank)
                 return _pairs(law)
-        if rules.reshuffle != "coup":
-            counts = [int(c) for c in rules.rank_totals()]
-            for r in policy.portee:
-                counts[r] -= 1
-            found = chain.state_of(counts, rules.rank_count)
-            if found is None:
-                return None
-            state = found
+        found = acc.state_after_stacked()
+        if found is None:
+            return None
+        state = found
     mass = np.zeros(chain.size)
     mass[state] = 1.0
     layer = {(run, round(bank, 12)): (bank, mass, 0.0)}

@@ -184,6 +184,23 @@ class _Bank:
         v.ended_pass += mass if how == "pass" else 0.0
         v.ended_forced += mass if how == "forced" else 0.0
 
+    def stacked_coups(self) -> list[tuple[tuple[int, ...], str]]:
+        """The sharper's stacked coups the bank opens with: his whole series, or its first
+        coup alone where every coup is dealt from a fresh pack."""
+        coups = split_coups(self.policy.portee, self.rules.banker_first)
+        return coups[:1] if self.rules.reshuffle == "coup" else coups
+
+    def state_after_stacked(self) -> int | None:
+        """The pack state the bank goes on from after its stacked coups: a fresh pack where
+        every coup has one, else the full pack less the series' cards (None where the chain
+        does not model that pack)."""
+        if self.rules.reshuffle == "coup":
+            return self.chain.start
+        counts = [int(c) for c in self.rules.rank_totals()]
+        for r in self.policy.portee:
+            counts[r] -= 1
+        return self.chain.state_of(counts, self.rules.rank_count)
+
     def always_lost(self, run: int, met: float) -> bool:
         """From this run on the banker never passes and every stake is met in full, with the
         same shares (every punter's run threshold is behind): each bank still going will lose
@@ -208,12 +225,9 @@ def _stacked_start(acc: _Bank) -> list[_Walk] | None:
     """Play a sharper's stacked coups, which are certain; the walks the bank goes on with
     (none if it ended), or None if the series leaves a coup half dealt."""
     rules, policy, chain = acc.rules, acc.policy, acc.chain
-    coups = split_coups(policy.portee, rules.banker_first)
-    if rules.reshuffle == "coup":
-        coups = coups[:1]
     v = acc.value
     bank, run = 1.0, 0
-    for _, outcome in coups:
+    for _, outcome in acc.stacked_coups():
         met = acc.fractions(bank, run) * bank
         covered = float(met.sum())
         if covered <= MONEY_EPS:
@@ -236,15 +250,9 @@ def _stacked_start(acc: _Bank) -> list[_Walk] | None:
         if policy.passes(bank, 1.0, run):
             acc.end(1.0, bank, run, "pass")
             return []
-    if rules.reshuffle == "coup":
-        state = chain.start
-    else:
-        counts = [int(c) for c in rules.rank_totals()]
-        for r in policy.portee:
-            counts[r] -= 1
-        state = chain.state_of(counts, rules.rank_count)
-        if state is None:
-            return None
+    state = acc.state_after_stacked()
+    if state is None:
+        return None
     mass = np.zeros(chain.size)
     mass[state] = 1.0
     return [_Walk(run, bank if acc.by_bank else None, mass, mass * bank)]

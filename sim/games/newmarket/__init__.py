@@ -20,22 +20,12 @@ from typing import Any
 import numpy as np
 
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Cards, kernel_state
+from sim.core.rng import Cards
 from sim.core.stats import Stats
 from sim.games.base import Game
 from sim.games.newmarket.exact import unavailable_reason
 from sim.games.newmarket.play import ReferenceRound, simulate_table
-from sim.games.newmarket.players import policy_suit
-from sim.games.newmarket.rules import (
-    POLICY_NAMES,
-    PRESETS,
-    NewmarketRules,
-    NewmarketTable,
-    NewmarketView,
-)
-
-__all__ = ["GAME", "POLICY_NAMES", "NewmarketGame", "NewmarketRules", "NewmarketTable",
-           "NewmarketView", "ReferenceRound", "policy_suit", "simulate_table"]
+from sim.games.newmarket.rules import NewmarketRules, NewmarketTable
 
 
 def _orders(rng: np.random.Generator):
@@ -49,12 +39,7 @@ class NewmarketGame(Game[NewmarketRules, NewmarketTable]):
     description = ("Newmarket (boodle, stops): the kitty and the boodle cards, play policies "
                    "for the suit of a new run, each seat's result")
     round_name = "round"
-    presets = PRESETS
-
-    def simulate_table(self, rules: NewmarketRules, table: NewmarketTable,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_table(rules, table, rounds, kernel_state(seed))
+    kernel = staticmethod(simulate_table)
 
     def play_reference(self, rules: NewmarketRules, strategy: Any,
                        progression: ProgressionSpec, rounds: int, cards: Cards,

@@ -20,7 +20,7 @@ import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.core.stats import Stats, kernel_add_round
-from sim.core.xoshiro import draw_below
+from sim.core.xoshiro import shuffle
 from sim.games.newmarket.rules import MAX_DEALS, NewmarketRules, NewmarketTable, NewmarketView
 
 N = 52
@@ -170,12 +170,7 @@ def _rounds(n, state, orders, players, policies, boodle, kitty_stake, boodle_sta
                 order = orders[used]
                 used += 1
             else:
-                for i in range(N - 1):
-                    j, s0, s1, s2, s3 = draw_below(N - i, s0, s1, s2, s3)
-                    j += i
-                    t = pack[i]
-                    pack[i] = pack[j]
-                    pack[j] = t
+                s0, s1, s2, s3 = shuffle(pack, s0, s1, s2, s3)
                 order = pack
             winner = _deal(order, players, dealer, policies, boodle, money, change_suit,
                            collected, counts)

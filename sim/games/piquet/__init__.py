@@ -22,23 +22,12 @@ import numpy as np
 
 from sim.core.estimate import Measure
 from sim.core.progression import FLAT, ProgressionSpec
-from sim.core.rng import Cards, kernel_state
+from sim.core.rng import Cards
 from sim.core.stats import Stats
 from sim.games.base import Game
-from sim.games.piquet import exact as exact_odds
 from sim.games.piquet import exact_deal
-from sim.games.piquet.deal import PiquetTable, play_reference, policy_discard, simulate_table
-from sim.games.piquet.hand import card_name, describe, parse_card
-from sim.games.piquet.rules import (
-    POLICIES,
-    PRESETS,
-    ExchangePolicy,
-    PiquetRules,
-    PiquetView,
-)
-
-__all__ = ["GAME", "POLICIES", "ExchangePolicy", "PiquetGame", "PiquetRules", "PiquetTable",
-           "PiquetView", "card_name", "describe", "exact_odds", "parse_card", "policy_discard"]
+from sim.games.piquet.deal import PiquetTable, play_reference, simulate_table
+from sim.games.piquet.rules import PiquetRules
 
 
 class PiquetGame(Game[PiquetRules, PiquetTable]):
@@ -48,12 +37,7 @@ class PiquetGame(Game[PiquetRules, PiquetTable]):
                    "a dealt hand and of taking in; exchange policies")
     round_name = "deal"
     measure = Measure.points("mean points per deal: elder's less younger's")
-    presets = PRESETS
-
-    def simulate_table(self, rules: PiquetRules, table: PiquetTable,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_table(rules, table, rounds, kernel_state(seed))
+    kernel = staticmethod(simulate_table)
 
     def play_reference(self, rules: PiquetRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:

@@ -14,7 +14,7 @@ import numpy as np
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.core.histogram import NetGrid, count
 from sim.core.stats import Stats, kernel_add_round
-from sim.core.xoshiro import draw_below
+from sim.core.xoshiro import shuffle
 from sim.games.piquet.hand import FACE_MASK, contest, masks_of, suit_runs, unopposed
 from sim.games.piquet.rules import HAND, TALON, ExchangePolicy, PiquetRules, PiquetView
 
@@ -146,12 +146,7 @@ def _deals(n, state, orders, elder_take, younger_take, weights, sets_from, elder
         if orders.shape[0]:
             order = orders[k]
         else:
-            for i in range(31):
-                j, s0, s1, s2, s3 = draw_below(32 - i, s0, s1, s2, s3)
-                j += i
-                t = pack[i]
-                pack[i] = pack[j]
-                pack[j] = t
+            s0, s1, s2, s3 = shuffle(pack, s0, s1, s2, s3)
             order = pack
         net = _play(order, elder_take, younger_take, weights, sets_from, elder_max,
                     younger_max, minimum,

@@ -35,6 +35,7 @@ import numba
 import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.combinations import next_combination
 from sim.games.piquet.hand import masks_of, suit_runs, unopposed
 from sim.games.piquet.rules import HAND
 
@@ -159,7 +160,7 @@ def take_in_table(unseen: int = 20) -> list[dict]:
 @numba.njit(cache=True)
 def _exchange_sum(kept, unseen, draws, sets_from):
     """Sum over every ``draws``-subset of ``unseen`` of the unopposed score of kept + subset,
-    and the count of subsets (a revolving-door walk of index combinations)."""
+    and the count of subsets (index combinations walked in lexicographic order)."""
     n = unseen.shape[0]
     idx = np.arange(draws)
     hand = np.empty(kept.shape[0] + draws, dtype=np.int64)
@@ -171,14 +172,8 @@ def _exchange_sum(kept, unseen, draws, sets_from):
             hand[kept.shape[0] + i] = unseen[idx[i]]
         total += unopposed(masks_of(hand), sets_from)
         count += 1
-        i = draws - 1
-        while i >= 0 and idx[i] == n - draws + i:
-            i -= 1
-        if i < 0:
+        if not next_combination(idx, n):
             break
-        idx[i] += 1
-        for j in range(i + 1, draws):
-            idx[j] = idx[j - 1] + 1
     return total, count
 
 

@@ -45,6 +45,7 @@ import numba
 import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
+from sim.core.combinations import next_combination
 from sim.games.piquet.deal import PiquetTable, discard_of, exchange_sizes
 from sim.games.piquet.hand import FACE_MASK, N_CARDS, contest_evaluated, evaluate, masks_of
 from sim.games.piquet.rules import HAND, TALON, PiquetRules
@@ -90,14 +91,8 @@ def _side(cards, hand, take, point_w, sequence_w, sets_w, sets_from):
         fields[k, 8] = (held[0] | held[1] | held[2] | held[3]) & FACE_MASK == 0
         keys[k] = _key(fields[k])
         k += 1
-        i = hand - 1
-        while i >= 0 and idx[i] == n - hand + i:
-            i -= 1
-        if i < 0:
+        if not next_combination(idx, n):
             break
-        idx[i] += 1
-        for j in range(i + 1, hand):
-            idx[j] = idx[j - 1] + 1
     order = np.argsort(keys, kind="mergesort")
     rows = np.empty(total, dtype=np.int64)
     counts = np.zeros(total, dtype=np.int64)

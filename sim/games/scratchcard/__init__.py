@@ -18,48 +18,19 @@ from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
 from sim.core.stats import Stats
 from sim.games.base import ExactValue, Game
-from sim.games.scratchcard.current import (
-    ESTIMATORS,
-    CurrentOdds,
-    claims_z,
-    current_odds,
-    estimate_sold,
-    ev_against_sold,
-)
-from sim.games.scratchcard.exact import (
-    SessionValue,
-    TicketOdds,
-    plan_grid,
-    session_value,
-    ticket_odds,
-    total_distribution,
-)
-from sim.games.scratchcard.play import (
-    play_plan,
-    play_session,
-    simulate_plan,
-    simulate_reference,
-)
+from sim.games.scratchcard.exact import plan_grid, session_value, total_distribution
+from sim.games.scratchcard.play import play_plan, simulate_plan, simulate_reference
 from sim.games.scratchcard.printed import EDGE_BOUND
-from sim.games.scratchcard.rules import PRESETS, Pool, ScratchPlan, ScratchRules, ScratchView
+from sim.games.scratchcard.rules import ScratchPlan, ScratchRules
 from sim.games.scratchcard.table import (
     CLAIMS_FILE,
     DATA_DIR,
     SHIPPED,
-    Claims,
     PrizeTable,
-    load_claims,
     load_table,
     split_spec,
 )
 from sim.games.scratchcard.tabulate import tabulate as tabulate_strategy
-
-__all__ = [
-    "ESTIMATORS", "GAME", "Claims", "CurrentOdds", "Pool", "PrizeTable", "ScratchPlan",
-    "ScratchRules", "ScratchView", "ScratchcardGame", "SessionValue", "TicketOdds", "claims_z",
-    "current_odds", "estimate_sold", "ev_against_sold", "load_claims", "load_table",
-    "play_session", "session_value", "ticket_odds", "total_distribution",
-]
 
 
 class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
@@ -72,9 +43,9 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
     # wagered is the ticket's; per initial stake it would be per the first ticket bought.
     measure = Measure.stakes("wagered")
     rules_doc = "docs/rules/scratchcards.md"
-    presets = PRESETS
     file_rules = ("table", "claims")
     fast_path = "numpy"
+    kernel = staticmethod(simulate_plan)
     flat_stakes_only = ("progression: a scratchcard's stake is its ticket price; stake "
                         "progressions do not apply (leave progression out)")
 
@@ -100,11 +71,6 @@ class ScratchcardGame(Game[ScratchRules, ScratchPlan]):
             InputError: missing or unreadable file, or a table that fails validation.
         """
         return load_table(spec)
-
-    def simulate_table(self, rules: ScratchRules, table: ScratchPlan,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_plan(rules, table, rounds, kernel_state(seed))
 
     def play_reference(self, rules: ScratchRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
