@@ -21,6 +21,7 @@ import sys
 import typing
 from abc import ABC
 from collections.abc import (
+    Callable,
     Mapping,
 )
 from dataclasses import dataclass
