@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.core.progression import ProgressionSpec
-from sim.games.pontoon import GAME, PRESETS, BankerTable, PontoonRules, Session, StakeView
+from sim.games.pontoon import GAME, BankerTable, PontoonRules, Session, StakeView
 from sim.games.pontoon.exact_deal import deal_exact
 from sim.games.pontoon.pack import RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer
@@ -24,6 +24,7 @@ from sim.games.pontoon.removal import (
     paired_gain,
     removal_effects,
 )
+from sim.games.pontoon.rules import PRESETS
 from strategies.pontoon import CardMemory
 from tests.test_pontoon_exact import NeedCard, PrefixPack, buying_table
 

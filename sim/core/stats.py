@@ -369,15 +369,17 @@ class RoundBatches:
     ``length`` rounds as a kernel cuts its own (the last of ``rounds`` closing a shorter one);
     ``length`` 0: rounds independent, no batches.
 
-    A batch's totals are the growth of the running sums since it opened, as a kernel takes
-    them (it then pays one compare a round, and nothing where it cuts no batches): the same
-    sums added in the same order, so both paths give the same batches to the last bit.
+    A batch's totals are taken as the game's kernel takes them, so that both paths give the
+    same batches to the last bit: by default the growth of the running sums since the batch
+    opened (a kernel then pays one compare a round, and nothing where it cuts no batches);
+    with ``summed`` the batch's own sums, added round by round.
     """
 
-    def __init__(self, stats: Stats, length: int, rounds: int) -> None:
-        self.stats, self.length, self.rounds = stats, length, rounds
+    def __init__(self, stats: Stats, length: int, rounds: int, summed: bool = False) -> None:
+        self.stats, self.length, self.rounds, self.summed = stats, length, rounds, summed
         self.played = 0
         self.opened = self._totals()  # the running sums where the open batch began
+        self.open = [0.0, 0.0, 0.0]  # with ``summed``: the open batch's own sums
 
     def _totals(self) -> tuple[float, float, float]:
         s = self.stats.sums
@@ -388,10 +390,18 @@ class RoundBatches:
         """Record one round (:meth:`Stats.add_round`), closing its batch where it ends one."""
         self.stats.add_round(net, initial, wagered, counters)
         self.played += 1
-        if self.length and (self.played % self.length == 0 or self.played == self.rounds):
-            now = self._totals()
-            self.stats.add_batch(*(total - start for total, start in zip(now, self.opened)))
-            self.opened = now
+        if not self.length:
+            return
+        if self.summed:
+            self.open = [self.open[0] + net, self.open[1] + initial, self.open[2] + wagered]
+        if self.played % self.length == 0 or self.played == self.rounds:
+            if self.summed:
+                self.stats.add_batch(*self.open)
+                self.open = [0.0, 0.0, 0.0]
+            else:
+                now = self._totals()
+                self.stats.add_batch(*(total - start for total, start in zip(now, self.opened)))
+                self.opened = now
 
 
 def stats_from_arrays(net: np.ndarray, initial: np.ndarray, wagered: np.ndarray,

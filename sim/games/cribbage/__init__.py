@@ -85,7 +85,6 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
                    "simulated under discard policies; five-, six-, seven-card, 2-4 players")
     round_name = "deal"
     measure = Measure.points("mean points per deal: the seat's hand, crib, heels and pegging")
-    presets = PRESETS
 
     def simulate_table(self, rules: CribbageRules, table: DiscardPolicy,
                        progression: ProgressionSpec, rounds: int,

@@ -31,25 +31,10 @@ import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.core.cards import N_SUITS, make_pack
+from sim.core.combinations import next_combination
 from sim.games.cribbage.score import kernel_show, rank_points_table
 
 MAX_SCORE = 64  # no show reaches this (the seven-card maximum is 46)
-
-
-@numba.njit(cache=True)
-def _next_combination(idx, n):
-    """Advance ``idx`` (k increasing indices below n) to the next combination; False at the
-    end."""
-    k = idx.shape[0]
-    i = k - 1
-    while i >= 0 and idx[i] == n - k + i:
-        i -= 1
-    if i < 0:
-        return False
-    idx[i] += 1
-    for m in range(i + 1, k):
-        idx[m] = idx[m - 1] + 1
-    return True
 
 
 @numba.njit(cache=True)
@@ -68,7 +53,7 @@ def _show_counts(pack, k, crib, table):
                 j += 1
                 continue
             counts[kernel_show(hand, k, pack[s], crib, table, scratch)] += 1
-        if not _next_combination(idx, n):
+        if not next_combination(idx, n):
             break
     return counts
 
@@ -127,7 +112,7 @@ def _best_keep_for_starter(pack, s, d, k, table, binom, counts, weight):
             hand[i] = others[idx[i]]
         keep_scores[_colex(idx, identity, binom)] = kernel_show(hand, k, pack[s], False,
                                                                 table, scratch)
-        if not _next_combination(idx, m):
+        if not next_combination(idx, m):
             break
     if d == 6 and k == 4:
         _six_card_deals(keep_scores, m, binom, counts, weight)
@@ -146,10 +131,10 @@ def _best_keep_for_starter(pack, s, d, k, table, binom, counts, weight):
             score = keep_scores[_colex(sub, deal, binom)]
             if score > best:
                 best = score
-            if not _next_combination(sub, d):
+            if not next_combination(sub, d):
                 break
         counts[best] += weight
-        if not _next_combination(deal, m):
+        if not next_combination(deal, m):
             break
 
 

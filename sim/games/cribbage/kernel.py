@@ -65,6 +65,16 @@ def _score_deal(deal, players, dealt, hand_size, from_pack, kind, weights, keeps
 
 
 @numba.njit(cache=True)
+def _work(players, hand_size):
+    """A deal's scratch arrays: the hand being chosen, the unseen ranks, a show of up to six
+    cards, every seat's keep, the crib, and the play's sequence and cards still held."""
+    return (np.empty(hand_size, dtype=np.int64), np.empty(17, dtype=np.int64),
+            np.empty(6, dtype=np.int64), np.empty((players, hand_size), dtype=np.int64),
+            np.empty(4, dtype=np.int64), np.empty(16, dtype=np.int64),
+            np.empty((2, hand_size), dtype=np.bool_))
+
+
+@numba.njit(cache=True)
 def score_deals(deals, players, dealt, hand_size, from_pack, kind, weights, keeps, drops,
                 table, crib_rank_table, crib1, crib2, pegging, plays):
     """Per deal (rows of ``deals``): every seat's show and expected hand, the crib, the heels
@@ -76,13 +86,7 @@ def score_deals(deals, players, dealt, hand_size, from_pack, kind, weights, keep
     cribs = np.zeros(n, dtype=np.int64)
     heels = np.zeros(n, dtype=np.int64)
     pegs = np.zeros((n, 2), dtype=np.int64)
-    work_hand = np.empty(hand_size, dtype=np.int64)
-    unseen = np.empty(17, dtype=np.int64)
-    scratch = np.empty(6, dtype=np.int64)  # a show of up to six cards
-    kept = np.empty((players, hand_size), dtype=np.int64)
-    crib = np.empty(4, dtype=np.int64)
-    sequence = np.empty(16, dtype=np.int64)
-    held = np.empty((2, hand_size), dtype=np.bool_)
+    work_hand, unseen, scratch, kept, crib, sequence, held = _work(players, hand_size)
     for r in range(n):
         cribs[r], heels[r] = _score_deal(deals[r], players, dealt, hand_size, from_pack, kind,
                                          weights, keeps, drops, table, crib_rank_table, crib1,
@@ -109,13 +113,7 @@ def _simulate(n, state, players, dealt, hand_size, from_pack, kind, weights, kee
     extra = np.zeros(9)
     hands = np.zeros(players, dtype=np.int64)
     evs = np.zeros(players)
-    work_hand = np.empty(hand_size, dtype=np.int64)
-    unseen = np.empty(17, dtype=np.int64)
-    scratch = np.empty(6, dtype=np.int64)  # a show of up to six cards
-    kept = np.empty((players, hand_size), dtype=np.int64)
-    crib = np.empty(4, dtype=np.int64)
-    sequence = np.empty(16, dtype=np.int64)
-    held = np.empty((2, hand_size), dtype=np.bool_)
+    work_hand, unseen, scratch, kept, crib, sequence, held = _work(players, hand_size)
     own = 0 if dealer_side else 1
     for _ in range(n):
         for i in range(used):  # draw only the cards the deal uses

@@ -34,7 +34,7 @@ import numpy as np
 
 from sim.core import kernel_cache  # noqa: F401  (compiled code cached by digest)
 from sim.core.cards import N_SUITS
-from sim.games.cribbage.exact import _next_combination
+from sim.core.combinations import next_combination
 from sim.games.cribbage.pegging import PLAYS
 from sim.games.cribbage.rules import CribbageView
 from sim.games.cribbage.score import kernel_show, pips, rank_points_table
@@ -101,7 +101,7 @@ def _crib_mean(discards, pack, table):
                 continue
             total += kernel_show(crib, 4, pack[s], True, table, scratch)
             count += 1
-        if not _next_combination(idx, n):
+        if not next_combination(idx, n):
             break
     return total / count
 
@@ -303,7 +303,7 @@ def _policy_hand_sum(dealt, kind, weight, keeps, drops, table, crib1, crib2):
                               hand, unseen, scratch)
         total += ev
         count += 1
-        if not _next_combination(idx, 52):
+        if not next_combination(idx, 52):
             break
     return total, count
 

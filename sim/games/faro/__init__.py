@@ -15,7 +15,7 @@ from sim.core.estimate import Measure
 from sim.core.markov import RoundChain
 from sim.core.progression import FLAT, ProgressionSpec, ProgressionState
 from sim.core.rng import Cards, kernel_state
-from sim.core.stats import Stats
+from sim.core.stats import RoundBatches, Stats
 from sim.core.xoshiro import shuffle_in_place
 from sim.games.base import ExactValue, Game
 from sim.games.faro.deal import DealResult, play_deal
@@ -31,7 +31,6 @@ from sim.games.faro.exact import (
 from sim.games.faro.kernel import FaroTable, session_nets, simulate_table
 from sim.games.faro.players import TableBettor
 from sim.games.faro.rules import (
-    PRESETS,
     CallTurnBet,
     FaroBet,
     FaroRules,
@@ -56,7 +55,6 @@ class FaroGame(Game[FaroRules, FaroTable]):
 
     description = "Faro, stuss and old pharo: rank, coppered, corner, high-card and turn bets"
     round_name = "deal"
-    presets = PRESETS
     # A deal holds many bets: the edge per bet is what is meant; and what a rule costs a deal
     # is asked too (the soda's).
     measure = Measure.stakes("wagered", compare_other_basis=True)
@@ -79,18 +77,12 @@ class FaroGame(Game[FaroRules, FaroTable]):
         order = rules.pack_ranks()
         progress = ProgressionState(progression)
         stats = Stats()
-        batch_len = self.batch_rounds(rules, progression)
-        batch = [0.0, 0.0, 0.0]  # the open batch's net, initial stakes and amount wagered
-        for i in range(rounds):
+        deals = RoundBatches(stats, self.batch_rounds(rules, progression), rounds, summed=True)
+        for _ in range(rounds):
             shuffle_in_place(order, state)
             deal = play_deal(order.copy(), rules, strategy, progress, rng)
-            stats.add_round(deal.net, deal.initial, deal.wagered,
+            deals.add_round(deal.net, deal.initial, deal.wagered,
                             {"splits": deal.splits, "decisions": deal.decisions})
-            if batch_len:
-                batch = [batch[0] + deal.net, batch[1] + deal.initial, batch[2] + deal.wagered]
-                if (i + 1) % batch_len == 0 or i + 1 == rounds:
-                    stats.add_batch(*batch)
-                    batch = [0.0, 0.0, 0.0]
         return stats
 
     def pack_key(self, rules: FaroRules) -> str:

@@ -303,6 +303,8 @@ def _simulate_fast(n_deals, state, pack, rule_i, rule_f, rank_stakes, rank_sign,
     t_net = t_net2 = t_init = t_init2 = t_ni = t_w = t_w2 = t_nw = 0.0
     unit2 = unit * unit
     for d in range(n_deals):
+        # The shuffle written out, not sim.core.xoshiro.shuffle: called here it cost 8% of
+        # the bench line's rate (docs/performance.md).
         for i in range(n - 1):
             j, s0, s1, s2, s3 = draw_below(n - i, s0, s1, s2, s3)
             j += i

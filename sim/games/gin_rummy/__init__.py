@@ -49,7 +49,6 @@ class GinGame(Game[GinRules, GinRules]):
     description = "Gin rummy: the dealt hand's deadwood and the chance of gin, exact and simulated"
     round_name = "hand"
     measure = Measure.points("mean deadwood per hand")
-    presets = PRESETS
 
     def offered_table(self, rules: GinRules, strategy: Any) -> GinRules:
         return rules

@@ -17,12 +17,12 @@ import numpy as np
 from sim.core.errors import IllegalActionError, InputError
 from sim.core.progression import FLAT, ProgressionSpec
 from sim.core.rng import Cards, kernel_state
-from sim.core.stats import Stats
+from sim.core.stats import RoundBatches, Stats
 from sim.games.base import ExactValue, Game, progression_unavailable
 from sim.games.pontoon.pack import GivenCards, RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of, tables_of
 from sim.games.pontoon.reference import DealResult, Session
-from sim.games.pontoon.rules import PRESETS, PontoonRules
+from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, ShownHand, StakeView
 
@@ -73,7 +73,6 @@ class PontoonGame(Game[PontoonRules, Tables]):
     description = ("Pontoon (British twenty-one): buys, twists, splits, five card tricks, "
                    "the bank passing")
     round_name = "deal"
-    presets = PRESETS
     flat_stakes_only = ("progression: pontoon stakes are chosen by the strategy between the "
                         "table's minimum and maximum; only the flat progression (base 1) "
                         "applies")
@@ -124,16 +123,10 @@ class PontoonGame(Game[PontoonRules, Tables]):
         player, banker = seating_of(strategy)
         session = Session(rules, player, banker, RandomCards(rules, cards.kernel_state()))
         stats = Stats()
-        batch_len = self.batch_rounds(rules)
-        batch = [0.0, 0.0, 0.0]  # the open batch's net, initial stakes and amount wagered
-        for i in range(rounds):
+        deals = RoundBatches(stats, self.batch_rounds(rules), rounds, summed=True)
+        for _ in range(rounds):
             deal = session.play(rng)
-            stats.add_round(deal.net, deal.initial, deal.wagered, deal_counters(deal, rules))
-            if batch_len:
-                batch = [batch[0] + deal.net, batch[1] + deal.initial, batch[2] + deal.wagered]
-                if (i + 1) % batch_len == 0 or i + 1 == rounds:
-                    stats.add_batch(*batch)
-                    batch = [0.0, 0.0, 0.0]
+            deals.add_round(deal.net, deal.initial, deal.wagered, deal_counters(deal, rules))
         return stats
 
     def rounds_independent(self, rules: PontoonRules) -> bool:
