@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.core.estimate import Measure
 from sim.core.progression import ProgressionSpec
-from sim.core.rng import Cards, kernel_state
+from sim.core.rng import Cards
 from sim.core.stats import Stats
 from sim.games.base import ExactValue, Game
 from sim.games.cribbage.deal import DealResult, play_deal, seat_cards
@@ -85,11 +85,7 @@ class CribbageGame(Game[CribbageRules, DiscardPolicy]):
                    "simulated under discard policies; five-, six-, seven-card, 2-4 players")
     round_name = "deal"
     measure = Measure.points("mean points per deal: the seat's hand, crib, heels and pegging")
-
-    def simulate_table(self, rules: CribbageRules, table: DiscardPolicy,
-                       progression: ProgressionSpec, rounds: int,
-                       seed: np.random.SeedSequence) -> Stats:
-        return simulate_policy(rules, table, rounds, kernel_state(seed))
+    kernel = staticmethod(simulate_policy)
 
     def play_reference(self, rules: CribbageRules, strategy: Any, progression: ProgressionSpec,
                        rounds: int, cards: Cards, rng: np.random.Generator) -> Stats:
