@@ -180,6 +180,17 @@ def _canonical(best, relabel, row, candidate):
 
 
 @numba.njit(cache=True)
+def _grow(memo_next, memo_rise, size):
+    """The memo of each class's next class and deadwood rise, with room for ``size``
+    classes (the new rows unknown: -1 and 0)."""
+    grown = np.full((size,) + memo_next.shape[1:], -1, dtype=np.int64)
+    grown[:memo_next.shape[0]] = memo_next
+    risen = np.zeros((size,) + memo_rise.shape[1:], dtype=np.int64)
+    risen[:memo_rise.shape[0]] = memo_rise
+    return grown, risen
+
+
+@numba.njit(cache=True)
 def _walk(hand_size, ranks, pips, suits, steps, moves, move_start, dominators,
           dominator_start, closed, relabel):
     size = steps.shape[0]
@@ -217,12 +228,7 @@ def _walk(hand_size, ranks, pips, suits, steps, moves, move_start, dominators,
                     fewest = held
                     break
             if c >= memo_next.shape[0]:
-                grown = np.full((2 * c + 2, n_present, 11), -1, dtype=np.int64)
-                grown[:memo_next.shape[0]] = memo_next
-                memo_next = grown
-                risen = np.zeros((2 * c + 2, n_present, 11), dtype=np.int64)
-                risen[:memo_rise.shape[0]] = memo_rise
-                memo_rise = risen
+                memo_next, memo_rise = _grow(memo_next, memo_rise, 2 * c + 2)
             for p in range(n_present):
                 if fewest + cards_of[p] > hand_size:
                     nxt_of[i, p] = -1  # no hand of the class has room for these cards
@@ -233,12 +239,7 @@ def _walk(hand_size, ranks, pips, suits, steps, moves, move_start, dominators,
                     _canonical(best, relabel, row, candidate)
                     j, n, store, slots = _intern(row, store, n, slots)
                     if j >= memo_next.shape[0]:
-                        grown = np.full((2 * j + 2, n_present, 11), -1, dtype=np.int64)
-                        grown[:memo_next.shape[0]] = memo_next
-                        memo_next = grown
-                        risen = np.zeros((2 * j + 2, n_present, 11), dtype=np.int64)
-                        risen[:memo_rise.shape[0]] = memo_rise
-                        memo_rise = risen
+                        memo_next, memo_rise = _grow(memo_next, memo_rise, 2 * j + 2)
                     memo_next[c, p, pip] = j
                     memo_rise[c, p, pip] = rise
                 nxt_of[i, p] = memo_next[c, p, pip]
