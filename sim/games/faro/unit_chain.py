@@ -55,12 +55,12 @@ import numpy as np
 from sim.core.markov import RoundChain, long_run, stationary
 from sim.core.progression import DALEMBERT, FLAT, MARTINGALE, ProgressionSpec, advance
 from sim.games.base import ExactValue
+from sim.games.faro.deal_walk import OTHER, walk_deal
 from sim.games.faro.exact import deal_value
 from sim.games.faro.kernel import FaroTable, by_rank
 from sim.games.faro.rules import FaroRules
 
 WIN, LOSE, SPLIT = 0, 1, 2
-OTHER = -1
 MAX_RANKS = 4
 MAX_SEQUENCES = 50_000  # distinct decision sequences of a deal the exact chain walks
 MAX_STATES = 256  # progression states reached from the base
@@ -130,19 +130,10 @@ def decision_sequences(rules: FaroRules, table: FaroTable) -> dict[Sequence_, Fr
     coppered = [table.coppered[b] for b in slots]
     entries = [[Fraction(x) for x in table.stakes[b]] for b in slots]
     totals = rules.rank_totals()
-    n = int(rules.n_cards)
     start = tuple(int(totals[r]) for r in ranks)
-    layer: dict[tuple[int, ...], dict[Sequence_, Fraction]] = {start: {(): Fraction(1)}}
 
-    def draws(counts: tuple[int, ...], box: int):
-        rest = box - sum(counts)
-        for i, c in enumerate(counts):
-            if c:
-                yield i, Fraction(c, box), counts[:i] + (c - 1,) + counts[i + 1:]
-        if rest:
-            yield OTHER, Fraction(rest, box), counts
-
-    def turn_events(counts: tuple[int, ...], lose: int, win: int, void: bool):
+    def turn(counts: tuple[int, ...], lose: int, win: int, void: bool):
+        """The decisions of the turn, appended to the deal's sequence."""
         decided = sorted(({lose} | ({win} if not void else set())) - {OTHER})
         events = []
         for slot in decided:
@@ -157,34 +148,12 @@ def decision_sequences(rules: FaroRules, table: FaroTable) -> dict[Sequence_, Fr
             else:
                 outcome = LOSE if coppered[slot] else WIN
             events.append((entry, outcome))
-        return tuple(events)
+        if not events:
+            return lambda seq: seq
+        added = (tuple(events),)
+        return lambda seq: seq + added
 
-    if rules.soda:
-        nxt: dict = defaultdict(lambda: defaultdict(Fraction))
-        for counts, dist in layer.items():
-            for _, p, after in draws(counts, n):
-                for seq, q in dist.items():
-                    nxt[after][seq] += p * q
-        layer, n = nxt, n - 1
-    for turn in range(rules.n_turns):
-        void = rules.last_winner_void and turn == rules.n_turns - 1  # old pharo
-        nxt = defaultdict(lambda: defaultdict(Fraction))
-        for counts, dist in layer.items():
-            for lose, p1, mid in draws(counts, n):
-                for win, p2, after in draws(mid, n - 1):
-                    events = turn_events(counts, lose, win, void)
-                    target = nxt[after]
-                    p = p1 * p2
-                    for seq, q in dist.items():
-                        target[seq + (events,) if events else seq] += p * q
-        if sum(len(d) for d in nxt.values()) > MAX_SEQUENCES:
-            return None
-        layer, n = nxt, n - 2
-    law: dict[Sequence_, Fraction] = defaultdict(Fraction)
-    for dist in layer.values():
-        for seq, q in dist.items():
-            law[seq] += q
-    return dict(law)
+    return walk_deal(rules, start, (), Fraction, turn, MAX_SEQUENCES)
 
 
 def _step(spec: ProgressionSpec, state: State, result: Fraction) -> State:
