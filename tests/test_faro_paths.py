@@ -23,6 +23,14 @@ def _orders(rules, n, seed=0):
     return np.array([rng.permutation(rules.pack_ranks()) for _ in range(n)])
 
 
+def reference_deals(rules, strategy, spec, orders):
+    """Each deal's net, initial stake and amount wagered on the reference path."""
+    state = ProgressionState(spec)
+    rng = np.random.default_rng(1)
+    return np.array([[d.net, d.initial, d.wagered] for d in
+                     (play_deal(o, rules, strategy, state, rng) for o in orders)])
+
+
 @pytest.mark.parametrize("preset", ["faro", "stuss", "old-pharo", "stuss-no-soda"])
 @pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: s.name)
 @pytest.mark.parametrize("progression", PROGRESSIONS, ids=str)
@@ -30,10 +38,7 @@ def test_kernel_equals_reference_deal_by_deal(preset, strategy, progression):
     rules = PRESETS[preset]
     spec = progression_spec(progression)
     orders = _orders(rules, 150)
-    state = ProgressionState(spec)
-    rng = np.random.default_rng(1)
-    reference = np.array([[d.net, d.initial, d.wagered] for d in
-                          (play_deal(o, rules, strategy, state, rng) for o in orders)])
+    reference = reference_deals(rules, strategy, spec, orders)
     kernel = play_ordered_deals(rules, strategy.as_table(rules), spec, orders)
     np.testing.assert_allclose(kernel, reference, rtol=0, atol=1e-9)
 

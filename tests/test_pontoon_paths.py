@@ -49,7 +49,13 @@ def _orders(rules, n, seed):
 
 
 def reference_rows(rules, player, banker, orders, deals):
-    session = Session(rules, TablePlayer(player), TableBanker(banker), GivenCards(orders))
+    """Each deal's kernel row on the reference path, for a player's and a banker's table."""
+    return played_rows(rules, TablePlayer(player), TableBanker(banker), orders, deals)
+
+
+def played_rows(rules, player, banker, orders, deals):
+    """Each deal's kernel row on the reference path, for any player and banker."""
+    session = Session(rules, player, banker, GivenCards(orders))
     rows = []
     for _ in range(deals):
         deal = session.play(np.random.default_rng(0))

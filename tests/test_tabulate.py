@@ -12,21 +12,20 @@ import pytest
 
 from sim import api
 from sim.core import tabulate
-from sim.core.progression import ProgressionSpec, ProgressionState
+from sim.core.progression import ProgressionSpec
 from sim.core.rng import kernel_state
 from sim.engine import runner
 from sim.games import bonus, faro, lansquenet, pontoon, scratchcard
 from sim.games.bonus.lattice import lattice_for
 from sim.games.bonus.terms import BonusBet
 from sim.games.bonus.walk import play_player, walk_table
-from sim.games.faro import HighCardBet, RankBet, play_deal
+from sim.games.faro import HighCardBet, RankBet
 from sim.games.faro.kernel import play_ordered_deals as faro_ordered
 from sim.games.faro.rules import PRESETS as FARO_PRESETS
 from sim.games.faro.tabulate import tabulate as faro_tabulate
 from sim.games.lansquenet.coup import GivenPacks, RoundTable
 from sim.games.lansquenet.kernel import play_ordered_banks
 from sim.games.lansquenet.rules import BankerView, LansquenetRules, PunterView
-from sim.games.pontoon import GivenCards, Session
 from sim.games.pontoon.kernel import play_ordered_deals as pontoon_ordered
 from sim.games.pontoon.players import seating_of, tables_of
 from sim.games.pontoon.rules import PRESETS as PONTOON_PRESETS
@@ -40,6 +39,10 @@ from strategies.faro import FlatRank, HighCard
 from strategies.lansquenet import PassAfter
 from strategies.pontoon import Threshold
 from strategies.scratchcard import StopWinLoss as ScratchSession
+from tests.test_faro_paths import _orders as faro_orders
+from tests.test_faro_paths import reference_deals
+from tests.test_pontoon_paths import _orders as pontoon_orders
+from tests.test_pontoon_paths import played_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAT = ProgressionSpec()
@@ -179,11 +182,6 @@ class TwentyOrStop:
 
 
 # ------------------------------------------------------------------------- faro
-def _faro_orders(rules, n, seed=0):
-    rng = np.random.default_rng(seed)
-    return np.array([rng.permutation(rules.pack_ranks()) for _ in range(n)])
-
-
 class DeclaredSevenUp(SevenUp):
     reads = ("remaining[6]",)
 
@@ -197,11 +195,8 @@ def test_faro_tabulated_kernel_equals_reference_deal_by_deal(preset, strategy, p
     assert faro.GAME.engine_path(rules, strategy) == "kernel (tabulated)"
     table = faro.GAME.table_of(rules, strategy)
     spec = progression_spec(progression)
-    orders = _faro_orders(rules, 200)
-    state = ProgressionState(spec)
-    rng = np.random.default_rng(1)
-    reference = np.array([[d.net, d.initial, d.wagered] for d in
-                          (play_deal(o, rules, strategy, state, rng) for o in orders)])
+    orders = faro_orders(rules, 200)
+    reference = reference_deals(rules, strategy, spec, orders)
     kernel = faro_ordered(rules, table, spec, orders)
     np.testing.assert_allclose(kernel, reference, rtol=0, atol=1e-9)
 
@@ -251,20 +246,6 @@ PONTOON_RULES = {
 }
 
 
-def _pontoon_orders(rules, n, seed):
-    rng = np.random.default_rng(seed)
-    return np.array([rng.permutation(rules.pack_ranks()) for _ in range(n)])
-
-
-def _pontoon_reference(rules, player, banker, orders, deals):
-    session = Session(rules, player, banker, GivenCards(orders))
-    rows = []
-    for _ in range(deals):
-        deal = session.play(np.random.default_rng(0))
-        rows.append(deal.kernel_row())
-    return np.array(rows, dtype=float)
-
-
 @pytest.mark.parametrize("rules_name", list(PONTOON_RULES))
 @pytest.mark.parametrize("punter", [Stick16SoftAce, Bold], ids=lambda c: c.name)
 @pytest.mark.parametrize("banker", [None, ChasingBanker], ids=["stand-17", "chaser"])
@@ -275,9 +256,9 @@ def test_pontoon_tabulated_kernel_equals_reference_deal_by_deal(rules_name, punt
     player_table, banker_table = tables_of(strategy, rules)
     player, bank = seating_of(strategy)
     deals = 150
-    orders = _pontoon_orders(rules, deals, seed=7)
+    orders = pontoon_orders(rules, deals, seed=7)
     kernel = pontoon_ordered(rules, player_table, banker_table, orders, deals)
-    reference = _pontoon_reference(rules, player, bank, orders, deals)
+    reference = played_rows(rules, player, bank, orders, deals)
     np.testing.assert_allclose(kernel, reference, atol=1e-9)
     if punter is Bold:  # the test exercises what it claims to
         assert reference[:, 7].sum() and reference[:, 8].sum()
