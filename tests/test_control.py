@@ -88,3 +88,23 @@ def test_a_report_lends_precision_to_the_rows_without_an_exact_value(tmp_path):
     assert row.cv_variance_reduction > 3  # the king's luck is most of the row's spread
     assert abs(row.edge_cv - row.edge) < 4 * row.edge_stderr
     assert frame.loc[["flat king", "every rank"], "edge_cv"].isna().all()  # exact already
+
+
+def test_a_row_is_lent_an_estimate_only_where_it_narrows_the_error():
+    # Pontoon's carried pack against the pack shuffled every deal: the controls correlate
+    # weakly; where they would widen the error the row keeps its own alone.
+    data = {"name": "lend", "game": "pontoon", "rounds": 100_000, "chunk_rounds": 5_000,
+            "seed": 4,
+            "variants": {"british-home": {"preset": "british-home"},
+                         "every-deal": {"preset": "reshuffle-every-deal"}},
+            "strategies": [{"name": "stick 16", "use": "threshold",
+                            "params": {"stick": 16, "soft_stick": 18}},
+                           {"name": "optimal", "use": "optimal"}]}
+    result = run_in_memory(api.load(data))
+    frame = report.build(result)
+    lent = control.columns(result, frame)
+    assert lent["cv_variance_reduction"][0] > 1  # stick 16: lent, and narrower
+    assert np.isnan(lent["edge_cv"][1])  # optimal: not lent
+    controls = [(result.totals[(1, s)], frame["edge_exact"][2 + s]) for s in range(2)]
+    wider = control.control_estimate(result.totals[(0, 1)], controls, "initial")
+    assert wider.stderr >= frame["edge_stderr"][1]  # what the rule refused

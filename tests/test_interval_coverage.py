@@ -159,7 +159,8 @@ FARO_ROWS = {"name": "coverage", "game": "faro",
 @pytest.mark.parametrize("data, seeds", [
     ({**FARO_ROWS, "rounds": 40_000, "chunk_rounds": 2_000}, SEEDS),
     ({**FARO_ROWS, "rounds": 20_000, "chunk_rounds": 2_000}, SEEDS),
-    ({**SCRATCH, "rounds": 40_000, "chunk_rounds": 2_000}, 300),
+    # Scratchcards: lent only where the controls narrow the error, about 4 rows in 10 seeds.
+    ({**SCRATCH, "rounds": 40_000, "chunk_rounds": 2_000}, 600),
 ], ids=["faro-20-batches", "faro-10-batches", "scratchcards"])
 def test_control_variate_intervals_cover_the_exact_value(data, seeds):
     from sim.engine import control

@@ -155,7 +155,8 @@ def columns(result: Any, frame: pd.DataFrame, pretend: bool = False) -> pd.DataF
     :data:`SPREAD_SEEN` of the spread its exact SD says it has (its batches have missed rare
     outcomes, and so, on the same cards, may the row's), take no part.
 
-    ``cv_variance_reduction`` is the row's own squared error over the estimate's."""
+    A row is lent the estimate only where its error is smaller than the row's own;
+    ``cv_variance_reduction`` is the row's own squared error over the estimate's (above 1)."""
     experiment = result.experiment
     game = games.get(experiment.game)
     basis = game.measure.basis
@@ -182,7 +183,10 @@ def columns(result: Any, frame: pd.DataFrame, pretend: bool = False) -> pd.DataF
         peers = [p for p in pairs if p != pair and packs[p] == packs[pair] and serves(p)]
         found = control_estimate(result.totals[pair],
                                  [(result.totals[p], exact[p]) for p in peers], basis)
-        if found is None:
+        # Lent only where it helps: controls that correlate weakly with the row (a carried
+        # pack against the pack shuffled every deal) cost their degrees of freedom and give
+        # an error larger than the row's own.
+        if found is None or not found.stderr < sample_se[pair]:
             continue
         served = True
         names = [f"{experiment.variants[peers[i][0]].name} / "
