@@ -503,10 +503,16 @@ function renderExact(r) {
     $("diff-main").textContent = "simulated below";
     $("diff-other").textContent = "paired, on the same cards";
   }
-  const notes = [...new Set(rows.filter(x => x.note).map(x => x.note))];
+  // Each reason once; where the preset's and the what-if's differ, each says whose it is.
+  const bare = note => note.replace(/^no exact value: /, "");
+  const noted = rows.filter(x => x.note);
+  let notes = [...new Set(noted.map(x => bare(x.note)))];
+  if (rows.length === 2 && notes.length > 1) {
+    notes = noted.map(x => `${x.role === "what-if" ? "the what-if rules" : "the preset"}: ${bare(x.note)}`);
+  }
   const any = rows.some(x => x.edge);
   $("exact-note").textContent = `${any ? "Exact values" : "No exact value here"} (houseedge exact, ${r.seconds.toFixed(2)} s)` +
-    (notes.length ? `: ${notes.join("; ").replace(/^no exact value: /, "")}.` : ".");
+    (notes.length ? `: ${notes.join("; ")}.` : ".");
   if (PAGE.changedAt !== null) { PAGE.latency.push(performance.now() - PAGE.changedAt); PAGE.changedAt = null; }
   PAGE.exactShown = {main: $("edge-main").textContent, other: $("edge-other").textContent, version: PAGE.version};
 }
