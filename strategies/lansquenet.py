@@ -2,7 +2,7 @@
 
 A lansquenet strategy speaks for the whole table: ``decide`` answers an
 :class:`~sim.games.lansquenet.OpenView` (open the bank, carry on a passed one, or stack a
-portee), a :class:`~sim.games.lansquenet.BankerView` (``"ride"`` or ``"pass"``) and a
+portee), a :class:`~sim.games.lansquenet.RideView` (``"ride"`` or ``"pass"``) and a
 :class:`~sim.games.lansquenet.PunterView` (the amount met). Each built-in is a table of
 per-seat policies that the compiled kernel runs and the exact analysis reads; the same table
 answers on the reference path. Every seat plays the same policies unless ``seat0`` gives seat 0

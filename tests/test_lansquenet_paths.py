@@ -16,11 +16,11 @@ from sim.games.lansquenet.report import REPORT
 from sim.games.lansquenet.rules import (
     PRESETS,
     SOURCE_SERIES,
-    BankerView,
     LansquenetRules,
     OpenView,
     Portee,
     PunterView,
+    RideView,
     adapt_series,
     split_coups,
     stacked_wins,
@@ -171,8 +171,8 @@ def test_pickling_and_views():
             PRESETS["one-pack"])
     s = PassAfter(2, share=0.5)
     assert s.decide(OpenView(1, 5, 1.0, 0.0, "table", "bank"), None) == "open"
-    assert s.decide(BankerView(1, 5, 2.0, 1.0, 1, 0, 40, "table", "bank"), None) == "ride"
-    assert s.decide(BankerView(1, 5, 4.0, 1.0, 2, 0, 30, "table", "bank"), None) == "pass"
+    assert s.decide(RideView(1, 5, 2.0, 1.0, 1, 0, 40, "table", "bank"), None) == "ride"
+    assert s.decide(RideView(1, 5, 4.0, 1.0, 2, 0, 30, "table", "bank"), None) == "pass"
     assert s.decide(PunterView(2, 5, 1, 1, 4.0, 4.0, 0, 1.0, 52), None) == 2.0
     assert PassAfter(1, carry=True).decide(OpenView(1, 5, 1.0, 3.0, "table", "bank"),
                                            None) == "carry"
@@ -228,7 +228,7 @@ def test_a_plain_function_plays_on_the_reference_path():
     def timid(view, rng):
         if isinstance(view, PunterView):
             return "all" if view.position == 1 else 0.0
-        return "pass" if isinstance(view, BankerView) else "open"
+        return "pass" if isinstance(view, RideView) else "open"
 
     strategy = FunctionStrategy(timid)
     assert GAME.engine_path(PRESETS["one-pack"], strategy) == "reference"

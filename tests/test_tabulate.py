@@ -25,7 +25,7 @@ from sim.games.faro.rules import PRESETS as FARO_PRESETS
 from sim.games.faro.tabulate import tabulate as faro_tabulate
 from sim.games.lansquenet.coup import GivenPacks, RoundTable
 from sim.games.lansquenet.kernel import play_ordered_banks
-from sim.games.lansquenet.rules import BankerView, LansquenetRules, PunterView
+from sim.games.lansquenet.rules import LansquenetRules, PunterView, RideView
 from sim.games.pontoon.kernel import play_ordered_deals as pontoon_ordered
 from sim.games.pontoon.players import seating_of, tables_of
 from sim.games.pontoon.rules import PRESETS as PONTOON_PRESETS
@@ -154,7 +154,7 @@ class Pass3:
     def decide(self, view, rng):
         if isinstance(view, PunterView):
             return "all"
-        if isinstance(view, BankerView):
+        if isinstance(view, RideView):
             return "pass" if view.run >= 3 else "ride"
         return "open"
 
@@ -163,7 +163,7 @@ class TargetBanker(Pass3):
     name = "target"
 
     def decide(self, view, rng):
-        if isinstance(view, BankerView):
+        if isinstance(view, RideView):
             return "pass" if view.bank >= 8 * view.opening else "ride"
         return super().decide(view, rng)
 

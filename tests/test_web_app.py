@@ -196,7 +196,7 @@ def _run(loop, coroutine, timeout=120):
 
 @pytest.fixture(scope="module")
 def pool(loop):
-    made = workers.Pool("simulation", 1, warm=False)
+    made = workers.WorkerPool("simulation", 1, warm=False)
     _run(loop, made.start())
     yield made
     made.close()

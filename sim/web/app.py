@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from sim.core.errors import InputError
 from sim.web import bounds
-from sim.web.workers import Pool, TaskError
+from sim.web.workers import TaskError, WorkerPool
 
 LOG = logging.getLogger("houseedge.serve")
 STATIC = Path(__file__).with_name("static")
@@ -54,9 +54,9 @@ class Server:
     def __init__(self, experiments: Path, quick: int = QUICK_WORKERS,
                  simulations: int = MAX_SIMULATIONS, warm: bool = True) -> None:
         self.experiments = experiments.resolve()
-        self.quick = Pool("task", quick, warm)
-        self.charts = Pool("charts", CHART_WORKERS, warm)
-        self.simulations = Pool("simulation", simulations, warm)
+        self.quick = WorkerPool("task", quick, warm)
+        self.charts = WorkerPool("charts", CHART_WORKERS, warm)
+        self.simulations = WorkerPool("simulation", simulations, warm)
         self.controls: dict[str, Any] = {}
         self.games: list[dict[str, str]] | None = None
         self.scratch = Path(tempfile.mkdtemp(prefix="houseedge-serve-"))

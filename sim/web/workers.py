@@ -138,7 +138,7 @@ class Worker:
         Raises:
             TaskError: the task's bad input, or a limit it reached, in one line.
             asyncio.CancelledError: cancelled (the worker is then stopped, or left to finish
-                where it is nearly done: see :meth:`Pool.run`).
+                where it is nearly done: see :meth:`WorkerPool.run`).
         """
         self.conn.send((name, args))
         self.tasks += 1
@@ -194,7 +194,7 @@ class _Limit(TaskError):
     """A limit reached: the worker is stopped."""
 
 
-class Pool:
+class WorkerPool:
     """``size`` workers, each running one task at a time; tasks wait for a free one up to
     their ``wait`` time. A worker joins the idle ones once it has warmed up (imported and run
     once what its tasks use), so that no request waits behind another's warm-up."""

@@ -38,7 +38,7 @@ from sim.core.progression import ProgressionSpec
 from sim.core.rng import Cards
 from sim.core.stats import Stats
 from sim.games.base import ExactValue, Game
-from sim.games.cribbage.deal import DealResult, play_deal, seat_cards
+from sim.games.cribbage.deal import CribbageDeal, play_deal, seat_cards
 from sim.games.cribbage.exact import (
     best_keep_counts,
     game_counts,
@@ -58,7 +58,7 @@ from sim.games.cribbage.statistics import source_statistics
 from sim.games.cribbage.values import exact_value, unavailable
 
 __all__ = [
-    "GAME", "PRESETS", "CribbageGame", "CribbageRules", "CribbageView", "DealResult",
+    "GAME", "PRESETS", "CribbageGame", "CribbageRules", "CribbageView", "CribbageDeal",
     "DiscardPolicy", "best_keep_counts", "card_names", "choose", "crib_table",
     "expected_hand", "game_counts", "hand_counts", "parse_cards", "play_deal",
     "score_deals", "seat_cards", "show_breakdown", "show_counts", "show_score",
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 
-def _counters(deal: DealResult, rules: CribbageRules) -> dict[str, float]:
+def _counters(deal: CribbageDeal, rules: CribbageRules) -> dict[str, float]:
     own = 0 if rules.seat == "dealer" else 1
     dealer, pone = deal.side_points(rules, True), deal.side_points(rules, False)
     out = {f"hand_{deal.hands[own]}": 1.0, "hand_ev": deal.expected[own],

@@ -22,7 +22,7 @@ from sim.games.cribbage.score import JACK, card_names, show_score
 
 
 @dataclass(frozen=True)
-class DealResult:
+class CribbageDeal:
     """What a deal scored.
 
     Attributes:
@@ -77,7 +77,7 @@ def _discards(strategy: Any, view: CribbageView, rng: Any) -> tuple[int, ...]:
 
 
 def play_deal(cards: Sequence[int], rules: CribbageRules, strategy: Any,
-              rng: Any = None) -> DealResult:
+              rng: Any = None) -> CribbageDeal:
     """Play one deal from ``cards`` (at least ``rules.cards_used`` codes, in layout order);
     every seat lays away the cards its strategy's ``decide(view, rng)`` returns. Where the
     rules peg the play, the cards are laid by the strategy's ``play`` (one of
@@ -99,6 +99,6 @@ def play_deal(cards: Sequence[int], rules: CribbageRules, strategy: Any,
     if rules.pegging:
         pegs = peg([c // 4 for c in hands[1]], [c // 4 for c in hands[0]],
                    getattr(strategy, "play", "greedy"), getattr(strategy, "dealer_play", None))
-    return DealResult(tuple(show_score(h, starter) for h in hands),
+    return CribbageDeal(tuple(show_score(h, starter) for h in hands),
                       show_score(crib, starter, crib=True),
                       2 if starter // 4 == JACK else 0, tuple(expected), pegs)

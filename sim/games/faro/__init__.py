@@ -18,7 +18,7 @@ from sim.core.rng import Cards, kernel_state
 from sim.core.stats import RoundBatches, Stats
 from sim.core.xoshiro import shuffle_in_place
 from sim.games.base import ExactValue, Game
-from sim.games.faro.deal import DealResult, play_deal
+from sim.games.faro.deal import FaroDeal, play_deal
 from sim.games.faro.deal_law import deal_law
 from sim.games.faro.exact import (
     BetOdds,
@@ -43,7 +43,7 @@ from sim.games.faro.unit_chain import chain_value, round_chain
 from sim.games.faro.unit_chain import unavailable as chain_unavailable
 
 __all__ = [
-    "GAME", "BetOdds", "CallTurnBet", "DealResult", "FaroBet", "FaroGame", "FaroRules",
+    "GAME", "BetOdds", "CallTurnBet", "FaroDeal", "FaroBet", "FaroGame", "FaroRules",
     "FaroTable", "FaroView", "HighCardBet", "RankBet", "TableBettor", "call_turn_odds",
     "deal_value",
     "high_card_odds", "play_deal", "resolved_odds", "turn_odds",

@@ -21,7 +21,7 @@ PLAYER, BANK, LAYOUT = "player", "bank", "layout"
 
 
 @dataclass
-class DealResult:
+class FaroDeal:
     """The money of one deal, in stake units (``net`` is the player's, ``bank_net`` the
     bank's; the ledger keeps them opposite)."""
 
@@ -107,7 +107,7 @@ def play_deal(
     strategy: object,
     progression: ProgressionState,
     rng: np.random.Generator,
-) -> DealResult:
+) -> FaroDeal:
     """Play one deal of the shuffled ranks ``order`` with ``strategy``.
 
     The turns are dealt from the start of ``order``; under the soda rule the soda (the top
@@ -128,7 +128,7 @@ def play_deal(
     if rules.soda:  # the soda is the order's last entry, as in the kernel (common turns)
         remaining[cards[-1]] -= 1
         shown = 1
-    result = DealResult(initial=progression.unit)
+    result = FaroDeal(initial=progression.unit)
     ledger = Ledger()
     last: tuple[int, int] | None = None
     decide = strategy.decide

@@ -25,11 +25,11 @@ from sim.core.progression import ProgressionSpec, ProgressionState
 from sim.core.xoshiro import lazy_order, round_states
 from sim.games.lansquenet.rules import (
     MONEY_EPS,
-    BankerView,
     LansquenetRules,
     OpenView,
     Portee,
     PunterView,
+    RideView,
     check_series,
 )
 
@@ -294,7 +294,7 @@ class RoundTable:
     def _rides(self, seat: int, bank: float, opening: float, run: int, jumelles: int,
                cards_left: int) -> bool:
         rules = self.rules
-        view = BankerView(seat, rules.seats, bank, opening, run, jumelles, cards_left,
+        view = RideView(seat, rules.seats, bank, opening, run, jumelles, cards_left,
                           rules.first_card, rules.reshuffle)
         situation = f"after coup {run} won running at seat {seat}, bank {bank:g}"
         action = _ask(self.strategy, view, self.rng, situation)

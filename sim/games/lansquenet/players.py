@@ -11,13 +11,13 @@ from typing import Any
 
 from sim.games.lansquenet.rules import (
     BankerPolicy,
-    BankerView,
     LansquenetRules,
     LansquenetTable,
     OpenView,
     Portee,
     PunterPolicy,
     PunterView,
+    RideView,
     adapt_series,
     check_series,
     stacked_wins,
@@ -94,13 +94,13 @@ class TableSeats:
                 check_series(policy.portee, rules)
         return table
 
-    def decide(self, view: OpenView | BankerView | PunterView, rng: object) -> Any:
+    def decide(self, view: OpenView | RideView | PunterView, rng: object) -> Any:
         if isinstance(view, PunterView):
             return (self.punter0 if view.seat == 0 else self.punter).cover(
                 view.stake, view.uncovered, view.run)
         table = self._policies(view.seats, view.first_card, view.reshuffle)
         policy = table.bankers[view.seat]
-        if isinstance(view, BankerView):
+        if isinstance(view, RideView):
             return "pass" if policy.passes(view.bank, view.opening, view.run) else "ride"
         carry = policy.carry and view.carry > 0
         if policy.portee:

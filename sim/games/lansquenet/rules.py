@@ -339,7 +339,7 @@ class OpenView:
 
 
 @dataclass(frozen=True)
-class BankerView:
+class RideView:
     """The banker after a won coup: ``"ride"`` (the whole bank is the next stake) or
     ``"pass"``.
 
@@ -385,4 +385,4 @@ class PunterView:
     cards_left: int
 
 
-View = OpenView | BankerView | PunterView
+View = OpenView | RideView | PunterView

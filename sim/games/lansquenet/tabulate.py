@@ -25,12 +25,12 @@ from typing import Any
 from sim.core.tabulate import NotTabulable, Tabulation, ask, cached, tabulation
 from sim.games.lansquenet.rules import (
     BankerPolicy,
-    BankerView,
     LansquenetRules,
     LansquenetTable,
     OpenView,
     PunterPolicy,
     PunterView,
+    RideView,
 )
 
 OPEN_FIELDS = ("seat", "seats", "carry", "first_card", "reshuffle")
@@ -59,7 +59,7 @@ def _banker(rules: LansquenetRules, strategy: Any, seat: int) -> BankerPolicy:
     carry = opening(4.0) == "carry"
     passes = []
     for run in range(1, MAX_RUN + 1):
-        view = BankerView(seat, rules.seats, 2.0 ** run, 1.0, run, 0, 52, rules.first_card,
+        view = RideView(seat, rules.seats, 2.0 ** run, 1.0, run, 0, 52, rules.first_card,
                           rules.reshuffle)
         answer = ask(strategy, "decide", view, BANKER_FIELDS,
                      describe=lambda v: f"seat {seat}'s bank after {v.run} coups won")

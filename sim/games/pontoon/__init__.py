@@ -21,13 +21,13 @@ from sim.core.stats import RoundBatches, Stats
 from sim.games.base import ExactValue, Game, progression_unavailable
 from sim.games.pontoon.pack import GivenCards, RandomCards
 from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of, tables_of
-from sim.games.pontoon.reference import DealResult, Session
+from sim.games.pontoon.reference import PontoonDeal, Session
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
 from sim.games.pontoon.views import BankerView, Buy, Move, PlayerView, ShownHand, StakeView
 
 __all__ = [
-    "GAME", "BankerTable", "BankerView", "Buy", "DealResult", "GivenCards", "Move",
+    "GAME", "BankerTable", "BankerView", "Buy", "PontoonDeal", "GivenCards", "Move",
     "PlayerTable", "PlayerView", "PontoonGame", "PontoonRules", "RandomCards", "Session",
     "ShownHand", "StakeView", "TableBanker", "TablePlayer", "deal_counters",
 ]
@@ -35,7 +35,7 @@ __all__ = [
 EVENTS = ("hands", "busts", "fives", "pontoons", "splits", "buys", "burns")
 
 
-def deal_counters(deal: DealResult, rules: PontoonRules) -> dict[str, float]:
+def deal_counters(deal: PontoonDeal, rules: PontoonRules) -> dict[str, float]:
     """The game counters of one deal (the kernel fills the same names)."""
     counters: dict[str, float] = {name: float(sum(getattr(s, name) for s in deal.seats))
                                   for name in EVENTS}

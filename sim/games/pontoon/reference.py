@@ -107,7 +107,7 @@ class SeatResult:
 
 
 @dataclass
-class DealResult:
+class PontoonDeal:
     """A deal's money and events."""
 
     seats: list[SeatResult]
@@ -303,7 +303,7 @@ class Session:
             raise StrategyFailedError(strategy, situation(), exc) from exc
 
     # --------------------------------------------------------------- the deal
-    def play(self, rng: np.random.Generator) -> DealResult:
+    def play(self, rng: np.random.Generator) -> PontoonDeal:
         """Play one deal."""
         rules = self.rules
         shuffled = self.needs_shuffle or rules.infinite_deck
@@ -391,7 +391,7 @@ class Session:
                     break
         for seat in seats:
             seat.net = ledger.balance(person(seat.person))
-        return DealResult(
+        return PontoonDeal(
             seats=seats, banker=banker_person, banker_net=ledger.balance(person(banker_person)),
             banker_pontoon=banker_pontoon, banker_bust=banker_bust, banker_five=banker_five,
             shuffle_next=self.needs_shuffle, next_banker=self.banker,
