@@ -8,9 +8,8 @@ import pytest
 
 from sim import games
 from sim.core.progression import ProgressionSpec
-from sim.games.base import KERNEL, KERNEL_TABULATED, REFERENCE
+from sim.games.base import KERNEL, KERNEL_TABULATED, REFERENCE, Presentation
 from sim.games.faro import FaroGame, FaroRules, FaroTable, RankBet, TableBettor
-from sim.games.presentation import Presentation
 
 FLAT = ProgressionSpec()
 KING = FaroTable((1 << 12,), (False,), ((0.0, 1.0),))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import importlib
 
 from sim.core.errors import UnknownName
-from sim.games.base import Game
-from sim.games.presentation import Presentation
+from sim.games.base import Game, Presentation
 
 # name -> module that defines GAME
 _MODULES = {

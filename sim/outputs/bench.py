@@ -5,7 +5,7 @@ machine may be shared and noisy, so every rate is measured in the CPU time of th
 thread (time spent waiting for a core is not counted; on an idle machine it equals the wall
 time), each figure is the median of five timed repeats, and the ratio to the baseline measured
 in the same run is the number to trust. The load average before and after is reported beside
-them. A game lists its cases as data (:class:`sim.games.presentation.BenchCase`: rules, a
+them. A game lists its cases as data (:class:`sim.games.base.BenchCase`: rules, a
 table, a path), played through its own entry points; the exact computations it lists
 (``bench_timings``) are timed once each, from cold caches, after a warm-up call that loads
 their compiled code.
@@ -31,8 +31,7 @@ import numpy as np
 
 from sim import games
 from sim.core.cards import make_pack
-from sim.games.base import Game
-from sim.games.presentation import ENGINE, KERNEL, REFERENCE, SESSIONS, BenchCase
+from sim.games.base import ENGINE, KERNEL, REFERENCE, SESSIONS, BenchCase, Game
 
 REPEATS = 5
 

@@ -1,7 +1,7 @@
 """The exact odds charts of a run's variants, each drawn once however many variants share it.
 
 A game names what each of its exact charts is drawn from
-(:meth:`sim.games.presentation.Presentation.exact_chart_keys`); variants whose key is the same
+(:meth:`sim.games.base.Presentation.exact_chart_keys`); variants whose key is the same
 (bridge's deal odds under each scoring) share one figure, drawn for the first and handed to the
 others as the same object, or, once the caller has saved it, as a stand-in holding only its
 saved bytes (a drawn figure holds its pixels, megabytes each).
@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from sim.core.plotting import mark_shared, saved_stand_in
-from sim.games.presentation import Presentation
+from sim.games.base import Presentation
 
 
 def variant_exact_charts(shown: Presentation, variants: Iterable[tuple[str, Any]],
@@ -21,7 +21,7 @@ def variant_exact_charts(shown: Presentation, variants: Iterable[tuple[str, Any]
                          ) -> Iterator[tuple[str, str, Any]]:
     """(variant name, chart name, Figure) for the exact charts of each (name, rules), in
     order: with ``strategies`` (a run's, built), only those that belong to them
-    (:meth:`~sim.games.presentation.Presentation.exact_chart_names`). A chart whose key an
+    (:meth:`~sim.games.base.Presentation.exact_chart_names`). A chart whose key an
     earlier variant had comes as that variant's Figure, not drawn again."""
     import matplotlib.pyplot as plt
 

@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import Stats
+from sim.games.base import REFERENCE, BenchCase, Presentation
 from sim.games.bonus.dp import evaluate
 from sim.games.bonus.lattice import END_NAMES, lattice_for
 from sim.games.bonus.players import Bold, FlatStake, OptimalStakes
 from sim.games.bonus.terms import PRESETS, BonusRules
 from sim.games.bonus.value import policy_value
-from sim.games.presentation import REFERENCE, BenchCase, Presentation
 
 TABLE_STAKES = (1.0, 5.0, 25.0, 100.0)
 

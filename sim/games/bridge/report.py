@@ -12,11 +12,11 @@ import pandas as pd
 
 from sim.core.estimate import frequency
 from sim.core.stats import Stats
+from sim.games.base import REFERENCE, BenchCase, Presentation
 from sim.games.bridge import odds
 from sim.games.bridge.play import best_line, contract_value, line_odds
 from sim.games.bridge.players import TableDeclarer
 from sim.games.bridge.rules import LINES, BridgeRules, BridgeTable
-from sim.games.presentation import REFERENCE, BenchCase, Presentation
 
 # The survey's columns: (name, counter of hits, counter of trials, exact probability).
 _FIGURES = (

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import Stats
+from sim.games.base import REFERENCE, BenchCase, BenchTiming, Presentation
 from sim.games.cribbage.exact import (
     best_keep_counts,
     fraction,
@@ -28,7 +29,6 @@ from sim.games.cribbage.players import DiscardPlayers
 from sim.games.cribbage.policy import DiscardPolicy, crib_table
 from sim.games.cribbage.rules import CribbageRules
 from sim.games.cribbage.statistics import one_in, source_statistics
-from sim.games.presentation import REFERENCE, BenchCase, BenchTiming, Presentation
 
 GAME_FEASIBLE = {(5, 3), (5, 4), (6, 4)}  # (dealt, kept) whose best keep is enumerated
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import Stats
+from sim.games.base import ENGINE, REFERENCE, SESSIONS, BenchCase, Presentation
 from sim.games.faro.exact import (
     call_turn_odds,
     high_card_odds,
@@ -21,7 +22,6 @@ from sim.games.faro.exact import (
 from sim.games.faro.kernel import FaroTable
 from sim.games.faro.players import TableBettor
 from sim.games.faro.rules import FaroBet, FaroRules, FaroView, RankBet
-from sim.games.presentation import ENGINE, REFERENCE, SESSIONS, BenchCase, Presentation
 
 BODY_SHARE = 0.75  # the rank-bet chart's scale holds the first three quarters of a deal
 

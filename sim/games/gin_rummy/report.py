@@ -14,6 +14,7 @@ import pandas as pd
 
 from sim.core.estimate import frequency
 from sim.core.stats import Stats
+from sim.games.base import BenchCase, BenchTiming, Presentation
 from sim.games.gin_rummy.exact import (
     deadwood_counts,
     deadwood_distribution_counts,
@@ -21,7 +22,6 @@ from sim.games.gin_rummy.exact import (
     gin_probability,
 )
 from sim.games.gin_rummy.rules import GinRules
-from sim.games.presentation import BenchCase, BenchTiming, Presentation
 
 
 def deadwood_rows(rules: GinRules) -> list[dict]:

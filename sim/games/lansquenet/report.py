@@ -14,6 +14,7 @@ import pandas as pd
 from sim.core.progression import ProgressionSpec
 from sim.core.rng import generator, kernel_state
 from sim.core.stats import Stats
+from sim.games.base import REFERENCE, SESSIONS, BenchCase, Presentation
 from sim.games.lansquenet.chain import coup_odds
 from sim.games.lansquenet.cheat import (
     bank_value_chart,
@@ -35,7 +36,6 @@ from sim.games.lansquenet.rules import (
     adapt_series,
     check_series,
 )
-from sim.games.presentation import REFERENCE, SESSIONS, BenchCase, Presentation
 
 FLAT = ProgressionSpec()
 NEVER_PASS = TableSeats(BankerPolicy(), PunterPolicy())  # every bank left to ride

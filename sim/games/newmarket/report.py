@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from sim.core.stats import Stats
+from sim.games.base import BenchCase, Presentation
 from sim.games.newmarket.rules import NewmarketRules, NewmarketTable
-from sim.games.presentation import BenchCase, Presentation
 
 
 class NewmarketReport(Presentation[NewmarketRules]):

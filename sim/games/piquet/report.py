@@ -14,11 +14,11 @@ import pandas as pd
 
 from sim.core.estimate import Estimate, frequency
 from sim.core.stats import Stats
+from sim.games.base import BenchCase, BenchTiming, Presentation
 from sim.games.piquet import exact as exact_odds
 from sim.games.piquet.deal import PiquetTable, policy_discard
 from sim.games.piquet.hand import card_name
 from sim.games.piquet.rules import POLICIES, PiquetRules, PiquetView
-from sim.games.presentation import BenchCase, BenchTiming, Presentation
 
 
 def sample_hands(count: int = 4, seed: int = 7) -> list[list[int]]:

@@ -13,10 +13,10 @@ from typing import Any
 import pandas as pd
 
 from sim.core.stats import Stats
+from sim.games.base import REFERENCE, SESSIONS, BenchCase, BenchTiming, Presentation
 from sim.games.pontoon.players import TableBanker, TablePlayer, seating_of
 from sim.games.pontoon.rules import PontoonRules
 from sim.games.pontoon.tables import BankerTable, PlayerTable
-from sim.games.presentation import REFERENCE, SESSIONS, BenchCase, BenchTiming, Presentation
 
 
 def _punter_table(strategy: Any, rules: PontoonRules) -> PlayerTable | None:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import Stats
-from sim.games.presentation import REFERENCE, BenchCase, Presentation
+from sim.games.base import REFERENCE, BenchCase, Presentation
 from sim.games.scratchcard.current import (
     ESTIMATORS,
     Z_WARNING,
